@@ -1,0 +1,43 @@
+# The two set-up commands of the README: `make demo` and `make test`.
+GO ?= go
+BIN := bin
+
+.PHONY: demo test check fmt-check vet staticcheck unit bench fuzz build clean
+
+build:
+	$(GO) build -o $(BIN)/arena ./arena
+
+## demo: play a whole 16-deal game between random players, deal by deal.
+demo: build
+	$(BIN)/arena demo --seed 1
+
+## test: every check CI runs: formatting, vet, staticcheck, and the race-enabled tests.
+test: fmt-check vet staticcheck unit
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+staticcheck:
+	$(GO) tool staticcheck ./...
+
+unit:
+	$(GO) test -race -shuffle=on -timeout 20m ./...
+
+## bench: every benchmark, with the figures BENCHMARKS.md records.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./...
+
+## fuzz: each fuzz target for FUZZTIME (default 30s).
+FUZZTIME ?= 30s
+fuzz:
+	$(GO) test ./protocol -run '^$$' -fuzz '^FuzzParseCard$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./protocol -run '^$$' -fuzz '^FuzzParseCardSet$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./referee/rules -run '^$$' -fuzz '^FuzzParseJSON$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./referee/rules -run '^$$' -fuzz '^FuzzParseTOML$$' -fuzztime $(FUZZTIME)
+
+clean:
+	rm -rf $(BIN)

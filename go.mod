@@ -1,0 +1,21 @@
+module github.com/klaverjas-arena/arena
+
+go 1.26.0
+
+tool honnef.co/go/tools/cmd/staticcheck
+
+require (
+	github.com/BurntSushi/toml v1.6.0
+	github.com/urfave/cli/v2 v2.27.7
+)
+
+require (
+	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
+	github.com/russross/blackfriday/v2 v2.1.0 // indirect
+	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
+	golang.org/x/exp/typeparams v0.0.0-20231108232855-2478ac86f678 // indirect
+	golang.org/x/mod v0.41.0 // indirect
+	golang.org/x/sync v0.23.0 // indirect
+	golang.org/x/tools v0.51.0 // indirect
+	honnef.co/go/tools v0.8.2 // indirect
+)

@@ -1,0 +1,359 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/klaverjas-arena/arena/protocol"
+)
+
+// MaxTricks is the most tricks a deal can have (ten at a table of three).
+const MaxTricks = 10
+
+// Phase is the stage of a deal.
+type Phase uint8
+
+// The phases of a deal, in order.
+const (
+	PhaseBidding Phase = iota // choosing trumps: LegalBids, Bid
+	PhasePlay                 // playing cards: Legal, Play
+	PhaseClaim                // roem_claiming = claim_required: the trick's winner claims roem
+	PhaseDone                 // finished: Result
+)
+
+var phaseNames = [...]string{"bidding", "play", "claim", "done"}
+
+func (p Phase) String() string { return phaseNames[p] }
+
+// Errors returned by the actions of a Deal.
+var (
+	ErrWrongPhase = errors.New("not allowed in this phase of the deal")
+	ErrBadSetup   = errors.New("bad deal setup")
+)
+
+// IllegalBidError reports a bid that the player to move may not make.
+type IllegalBidError struct {
+	Seat  Seat
+	Bid   Bid
+	Legal Bids
+}
+
+func (e *IllegalBidError) Error() string {
+	return fmt.Sprintf("%s may not %s (legal: %s)", e.Seat, e.Bid, e.Legal)
+}
+
+// IllegalCardError reports a card that the player to move may not play: not in his hand, or
+// against the rules of play (a renege).
+type IllegalCardError struct {
+	Seat   Seat
+	Card   Card
+	InHand bool
+	Legal  CardSet
+}
+
+func (e *IllegalCardError) Error() string {
+	if !e.InHand {
+		return fmt.Sprintf("%s does not hold %s (legal: %s)", e.Seat, e.Card, e.Legal)
+	}
+	return fmt.Sprintf("%s may not play %s here (legal: %s)", e.Seat, e.Card, e.Legal)
+}
+
+// Setup is what a deal starts from: everything random is decided by the caller.
+type Setup struct {
+	Dealer       Seat
+	Hands        [protocol.MaxSeats]CardSet
+	Pile         []protocol.PileCard // turn order of the pile of 2-6s, for pile procedures
+	FirstOfMatch bool                // the first deal of a match (draaikaart_first_deal_clubs)
+}
+
+// SeatBid is a bid made by a seat.
+type SeatBid struct {
+	Seat Seat
+	Bid  Bid
+}
+
+// TrickRecord is a finished trick.
+type TrickRecord struct {
+	Trick
+	Winner Seat
+	Points int  // card points, with the last-trick bonus
+	Roem   Roem // the roem in the trick
+	Scored int  // the roem scored for it: Roem.Total(), or what was claimed
+}
+
+// Deal is one deal from trump choosing to scoring, enforcing every rule of the ruleset. It is
+// pure and deterministic: the same setup and actions give the same result. Use NewDeal or
+// Start; the zero value is not ready.
+type Deal struct {
+	rules  Ruleset
+	dealer Seat
+	dealt  [protocol.MaxSeats]CardSet
+	hands  [protocol.MaxSeats]CardSet
+	pile   []protocol.PileCard
+	phase  Phase
+	bid    bidding
+	bids   []SeatBid
+	trump  Suit
+	maker  Seat
+
+	toMove   Seat
+	trick    Trick
+	tricks   [MaxTricks]TrickRecord
+	nTricks  int
+	stukSeat Seat // announced_by_holder: the seat holding K and Q of trumps, else NoSeat
+
+	cards, roem, won [protocol.MaxSeats]int // per side
+	result           Result
+}
+
+// NewDeal validates the setup and starts a deal.
+func NewDeal(r *Ruleset, s Setup) (*Deal, error) {
+	d := new(Deal)
+	if err := d.Start(r, s); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// Start validates the setup and (re)starts d as a new deal, reusing its memory.
+func (d *Deal) Start(r *Ruleset, s Setup) error {
+	if int(s.Dealer) >= r.Players {
+		return fmt.Errorf("%w: dealer %s is not at a table of %d", ErrBadSetup, s.Dealer, r.Players)
+	}
+	if err := checkHands(r, &s.Hands); err != nil {
+		return fmt.Errorf("%w: %v", ErrBadSetup, err)
+	}
+	if r.Bidding.UsesPile() {
+		if err := checkPile(r, s.Pile); err != nil {
+			return fmt.Errorf("%w: %v", ErrBadSetup, err)
+		}
+	}
+	bids := d.bids[:0]
+	*d = Deal{rules: *r, dealer: s.Dealer, dealt: s.Hands, hands: s.Hands, pile: s.Pile,
+		bids: bids, trump: noSuit, maker: noSeat, toMove: noSeat, stukSeat: noSeat}
+	d.startBidding(s.FirstOfMatch)
+	return nil
+}
+
+func checkPile(r *Ruleset, pile []protocol.PileCard) error {
+	want := protocol.FullPile(r.DraaikaartJokers)
+	if len(pile) != len(want) {
+		return fmt.Errorf("trump pile has %d cards, want %d (2-6 of each suit%s)", len(pile), len(want), map[bool]string{true: " and two jokers"}[r.DraaikaartJokers])
+	}
+	count := map[protocol.PileCard]int{}
+	for _, c := range want {
+		count[c]++
+	}
+	for _, c := range pile {
+		if count[c] == 0 {
+			return fmt.Errorf("trump pile: unexpected or repeated card %s", c)
+		}
+		count[c]--
+	}
+	return nil
+}
+
+// Rules returns the deal's ruleset.
+func (d *Deal) Rules() *Ruleset { return &d.rules }
+
+// Phase returns the current phase.
+func (d *Deal) Phase() Phase { return d.phase }
+
+// Dealer returns the dealer.
+func (d *Deal) Dealer() Seat { return d.dealer }
+
+// ToMove returns the seat whose decision is awaited, or NoSeat when the deal is done.
+func (d *Deal) ToMove() Seat {
+	switch d.phase {
+	case PhaseBidding:
+		return d.bid.toMove
+	case PhaseDone:
+		return noSeat
+	}
+	return d.toMove
+}
+
+// Hand returns the cards seat s holds now.
+func (d *Deal) Hand(s Seat) CardSet { return d.hands[s] }
+
+// Dealt returns the cards seat s was dealt.
+func (d *Deal) Dealt(s Seat) CardSet { return d.dealt[s] }
+
+// Trump returns the trump suit, or NoSuit while trumps are being chosen.
+func (d *Deal) Trump() Suit { return d.trump }
+
+// Maker returns the seat that chose trumps, or NoSeat.
+func (d *Deal) Maker() Seat { return d.maker }
+
+// Offered returns the suit on offer in a draaikaart round, or NoSuit when the player to move
+// names any suit (or outside the bidding).
+func (d *Deal) Offered() Suit {
+	if d.phase != PhaseBidding {
+		return noSuit
+	}
+	return d.bid.offer
+}
+
+// Turned returns the pile cards turned so far, in order.
+func (d *Deal) Turned() []protocol.PileCard { return d.pile[:d.bid.turned:d.bid.turned] }
+
+// Bids returns the bids made so far, in order.
+func (d *Deal) Bids() []SeatBid { return d.bids }
+
+// Trick returns the trick in progress (or, in the claim phase, the trick just finished).
+func (d *Deal) Trick() *Trick { return &d.trick }
+
+// Tricks returns the finished tricks.
+func (d *Deal) Tricks() []TrickRecord { return d.tricks[:d.nTricks] }
+
+// NumTricks returns the number of tricks in a deal under the deal's ruleset.
+func (d *Deal) NumTricks() int { return d.rules.HandSize() }
+
+func (d *Deal) startPlay() {
+	d.phase = PhasePlay
+	d.toMove = d.dealer.Next(d.rules.Players)
+	if d.rules.FirstLead == MakerLeads {
+		d.toMove = d.maker
+	}
+	d.trick = Trick{Leader: d.toMove}
+	if d.rules.StukScoring == StukAnnouncedByHolder {
+		stuk := protocol.SetOf(protocol.NewCard(protocol.King, d.trump), protocol.NewCard(protocol.Queen, d.trump))
+		for s := range d.rules.Players {
+			if d.hands[s]&stuk == stuk {
+				d.stukSeat = Seat(s)
+			}
+		}
+	}
+}
+
+// Legal returns the cards the player to move may play; empty outside the play.
+func (d *Deal) Legal() CardSet {
+	if d.phase != PhasePlay {
+		return 0
+	}
+	return Legal(&d.rules, d.trump, d.hands[d.toMove], &d.trick)
+}
+
+// Play plays card c for the player to move. An illegal card is refused with an
+// *IllegalCardError and changes nothing; the caller decides whether it is a renege (Forfeit).
+func (d *Deal) Play(c Card) error {
+	if d.phase != PhasePlay {
+		return ErrWrongPhase
+	}
+	legal := d.Legal()
+	if !legal.Has(c) {
+		return &IllegalCardError{Seat: d.toMove, Card: c, InHand: d.hands[d.toMove].Has(c), Legal: legal}
+	}
+	d.play(c)
+	return nil
+}
+
+// PlayUnchecked plays c for the player to move without checking it. It is for search and
+// simulation code that picks c from Legal; anything else must call Play.
+func (d *Deal) PlayUnchecked(c Card) { d.play(c) }
+
+func (d *Deal) play(c Card) {
+	s := d.toMove
+	d.hands[s] = d.hands[s].Remove(c)
+	d.trick.Add(c)
+	if s == d.stukSeat && (c.Rank() == protocol.King || c.Rank() == protocol.Queen) &&
+		d.hands[s]&protocol.SetOf(protocol.NewCard(protocol.King, d.trump), protocol.NewCard(protocol.Queen, d.trump)) == 0 {
+		d.roem[d.rules.SideOf(s)] += 20 // the holder announces stuk with the second of K and Q
+	}
+	if d.trick.N < d.rules.Players {
+		d.toMove = s.Next(d.rules.Players)
+		return
+	}
+	d.finishTrick()
+}
+
+func (d *Deal) finishTrick() {
+	rec := &d.tricks[d.nTricks]
+	d.nTricks++
+	rec.Trick = d.trick
+	rec.Winner = d.trick.Winner(d.trump, d.rules.Players)
+	rec.Points = SetPoints(d.trick.Set(), d.trump)
+	if d.nTricks == d.NumTricks() {
+		rec.Points += d.rules.LastTrickBonus
+	}
+	rec.Roem = TrickRoem(&d.rules, d.trick.Set(), d.trump)
+	side := d.rules.SideOf(rec.Winner)
+	d.cards[side] += rec.Points
+	d.won[side]++
+	d.toMove = rec.Winner
+	if d.rules.RoemClaiming == RoemClaimRequired {
+		d.phase = PhaseClaim
+		return
+	}
+	rec.Scored = rec.Roem.Total()
+	d.roem[side] += rec.Scored
+	d.nextTrick()
+}
+
+func (d *Deal) nextTrick() {
+	if d.nTricks == d.NumTricks() {
+		d.finishPlayed()
+		return
+	}
+	d.phase = PhasePlay
+	d.trick = Trick{Leader: d.toMove}
+}
+
+// Claim is the trick winner's roem claim under roem_claiming = claim_required. Claiming no
+// more than the trick holds scores the claim (so an unclaimed roem is lost); claiming more is
+// a false claim: nothing is scored and the opponents receive false_claim_penalty as roem.
+func (d *Deal) Claim(points int) error {
+	if d.phase != PhaseClaim {
+		return ErrWrongPhase
+	}
+	if points < 0 {
+		return fmt.Errorf("claim of %d roem: a claim cannot be negative", points)
+	}
+	rec := &d.tricks[d.nTricks-1]
+	side := d.rules.SideOf(rec.Winner)
+	if points <= rec.Roem.Total() {
+		rec.Scored = points
+		d.roem[side] += points
+	} else {
+		for o := range d.rules.Sides() {
+			if o != side {
+				d.roem[o] += d.rules.FalseClaimPenalty
+			}
+		}
+	}
+	d.nextTrick()
+	return nil
+}
+
+// Forfeit ends the deal as forfeited by seat's side (a renege, timeout, crash or bad reply;
+// rules.md §5.5, §7.4). It may be called in any phase before the deal is done.
+func (d *Deal) Forfeit(offender Seat) {
+	if d.phase == PhaseDone {
+		return
+	}
+	d.phase = PhaseDone
+	d.result = ScoreForfeit(&d.rules, d.rules.SideOf(offender), d.roem)
+	d.result.Offender = offender
+	d.fillResult()
+}
+
+func (d *Deal) finishRedeal() {
+	d.phase = PhaseDone
+	d.result = Result{Outcome: Redeal, Offender: noSeat, PitSide: -1}
+	d.fillResult()
+}
+
+func (d *Deal) finishPlayed() {
+	d.phase = PhaseDone
+	d.result = ScoreDeal(&d.rules, d.rules.SideOf(d.maker), d.cards, d.roem, d.won)
+	d.result.Offender = noSeat
+	d.fillResult()
+}
+
+func (d *Deal) fillResult() {
+	d.result.Maker, d.result.Trump = d.maker, d.trump
+	d.result.CardPoints, d.result.Roem, d.result.TricksWon = d.cards, d.roem, d.won
+}
+
+// Result returns the deal's result; it is meaningful once the phase is PhaseDone.
+func (d *Deal) Result() Result { return d.result }

@@ -1,0 +1,79 @@
+package rules
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/klaverjas-arena/arena/protocol"
+)
+
+// Deck is the 32 cards in dealing order: index 0 is dealt first (rules.md §2).
+type Deck [protocol.NumCards]Card
+
+// OrderedDeck returns the deck in card order 7C 8C ... AS.
+func OrderedDeck() Deck {
+	var d Deck
+	for i := range d {
+		d[i] = Card(i)
+	}
+	return d
+}
+
+// Shuffle returns a uniformly shuffled deck drawn from rng.
+func Shuffle(rng *rand.Rand) Deck {
+	d := OrderedDeck()
+	rng.Shuffle(len(d), func(i, j int) { d[i], d[j] = d[j], d[i] })
+	return d
+}
+
+// ShufflePile returns a shuffled copy of the pile of low cards for the ruleset's bidding
+// procedure, or nil if the procedure turns no cards.
+func ShufflePile(r *Ruleset, rng *rand.Rand) []protocol.PileCard {
+	if !r.Bidding.UsesPile() {
+		return nil
+	}
+	pile := protocol.FullPile(r.DraaikaartJokers)
+	rng.Shuffle(len(pile), func(i, j int) { pile[i], pile[j] = pile[j], pile[i] })
+	return pile
+}
+
+// DealHands deals the deck clockwise starting left of the dealer, in the ruleset's packets
+// (rules.md §2): with [3,2,3] the first player gets cards 0-2, the next 3-5, and so on.
+// Cards beyond the players' hands (the skart at a table of three) are returned as rest.
+func DealHands(r *Ruleset, deck *Deck, dealer Seat) (hands [protocol.MaxSeats]CardSet, rest CardSet) {
+	n, i := r.Players, 0
+	for _, size := range r.DealPackets {
+		for k := 1; k <= n; k++ {
+			seat := dealer.Plus(k, n)
+			for range size {
+				hands[seat] = hands[seat].Add(deck[i])
+				i++
+			}
+		}
+	}
+	for ; i < len(deck); i++ {
+		rest = rest.Add(deck[i])
+	}
+	return hands, rest
+}
+
+// checkHands verifies that the hands are disjoint and of the ruleset's hand size.
+func checkHands(r *Ruleset, hands *[protocol.MaxSeats]CardSet) error {
+	var seen CardSet
+	for s := range r.Players {
+		h := hands[s]
+		if h.Len() != r.HandSize() {
+			return fmt.Errorf("hand of %s has %d cards, want %d", Seat(s), h.Len(), r.HandSize())
+		}
+		if dup := seen & h; dup != 0 {
+			return fmt.Errorf("card %s dealt twice", dup.Lowest())
+		}
+		seen |= h
+	}
+	for s := r.Players; s < protocol.MaxSeats; s++ {
+		if hands[s] != 0 {
+			return fmt.Errorf("seat %s is not at a table of %d but has cards", Seat(s), r.Players)
+		}
+	}
+	return nil
+}

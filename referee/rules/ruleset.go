@@ -1,0 +1,244 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Ruleset is a complete set of rule options (rules.md §9). The zero value is not valid; start
+// from Default or a Preset. A Ruleset is a plain value: copy it freely.
+type Ruleset struct {
+	Players                  int // seats that take part in a deal: 4
+	PlayRule                 PlayRule
+	Undertrump               Undertrump
+	PartnerTrumpUndertrump   PartnerUndertrump
+	Bidding                  Bidding
+	DraaikaartFirstDealClubs bool // the first deal of a match offers clubs instead of a turned card
+	DraaikaartJokers         bool // the pile of 2-6s also holds two jokers
+	FirstLead                FirstLead
+	DealPackets              Packets
+	FourOfAKind              FourOfAKind
+	StukScoring              StukScoring
+	RoemClaiming             RoemClaiming
+	FalseClaimPenalty        int // roem to the opponents for a claim of roem that is not there
+	LastTrickBonus           int
+	NatRule                  NatRule
+	PitBonus                 int
+	PitForDefenders          bool
+	FaultPolicy              FaultPolicy
+	RenegeExtraRoem          int
+	GameEnd                  GameEnd
+}
+
+// Packets is the sizes of the packets in which each player receives his cards, in order;
+// unused entries are zero.
+type Packets [4]uint8
+
+// String returns the packets in ruleset notation, e.g. "[3,2,3]".
+func (p Packets) String() string {
+	var parts []string
+	for _, n := range p {
+		if n > 0 {
+			parts = append(parts, fmt.Sprint(n))
+		}
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// Default returns the default ruleset: the amsterdams preset.
+func Default() Ruleset {
+	return Ruleset{
+		Players:                  4,
+		PlayRule:                 Amsterdams,
+		Undertrump:               UndertrumpForbiddenUnlessOnlyTrumps,
+		PartnerTrumpUndertrump:   PartnerUndertrumpForbiddenUnlessOnlyTrumps,
+		Bidding:                  DirectKiezen,
+		DraaikaartFirstDealClubs: true,
+		DraaikaartJokers:         false,
+		FirstLead:                LeftOfDealer,
+		DealPackets:              Packets{3, 2, 3},
+		FourOfAKind:              FourAll100,
+		StukScoring:              StukInTrick,
+		RoemClaiming:             RoemAutomatic,
+		FalseClaimPenalty:        0,
+		LastTrickBonus:           10,
+		NatRule:                  NatStrictlyMoreInclRoem,
+		PitBonus:                 100,
+		PitForDefenders:          true,
+		FaultPolicy:              FaultForfeitDeal,
+		RenegeExtraRoem:          100,
+		GameEnd:                  GameEnd{Kind: EndAfterDeals, N: 16},
+	}
+}
+
+type preset struct {
+	name  string
+	about string
+	apply func(*Ruleset)
+}
+
+func rotterdams(r *Ruleset) {
+	r.PlayRule = Rotterdams
+	r.Undertrump = UndertrumpMandatory
+}
+
+func bga(r *Ruleset) {
+	r.Bidding = BGADraw
+	r.DraaikaartJokers = true
+	r.FourOfAKind = FourJacks200High100
+	r.PitForDefenders = true
+	r.GameEnd = GameEnd{Kind: EndAtTarget, N: 1500}
+}
+
+var presets = []preset{
+	{"amsterdams", "Amsterdams play, no undertrumping; the default", func(*Ruleset) {}},
+	{"rotterdams", "Rotterdams play: always (over)trump when void, undertrump if you must", rotterdams},
+	{"nku_rotterdams_tournament", "NKU tournament: Rotterdams, dealer speaks first, roem must be claimed", func(r *Ruleset) {
+		rotterdams(r)
+		r.Bidding = NKUDealerFirst
+		r.FourOfAKind = FourAll100
+		r.RoemClaiming = RoemClaimRequired
+	}},
+	{"bga_rotterdams", "BoardGameArena classic: trump drawn from the pile (jokers in), four jacks 200, to 1500", func(r *Ruleset) {
+		rotterdams(r)
+		bga(r)
+	}},
+	{"bga_amsterdams", "BoardGameArena 'City': as bga_rotterdams with Amsterdams play", bga},
+	{"klaver_live", "klaver.live: Amsterdams with the draaikaart, four of a kind 100, renege +100", func(r *Ruleset) {
+		r.Bidding = Draaikaart
+		r.FourOfAKind = FourAll100
+		r.RenegeExtraRoem = 100
+	}},
+}
+
+// PresetNames returns the names of the presets, the default first.
+func PresetNames() []string {
+	names := make([]string, len(presets))
+	for i, p := range presets {
+		names[i] = p.name
+	}
+	return names
+}
+
+// PresetAbout returns a one-line description of the named preset, or "" if there is none.
+func PresetAbout(name string) string {
+	for _, p := range presets {
+		if p.name == name {
+			return p.about
+		}
+	}
+	return ""
+}
+
+// Preset returns the named preset ruleset.
+func Preset(name string) (Ruleset, error) {
+	for _, p := range presets {
+		if p.name == name {
+			r := Default()
+			p.apply(&r)
+			return r, nil
+		}
+	}
+	return Ruleset{}, &OptionError{Option: "preset", Value: name, Allowed: strings.Join(PresetNames(), ", ")}
+}
+
+// HandSize returns the number of cards each player holds at the start of play.
+func (r *Ruleset) HandSize() int { return NumCardsInPlay(r.Players) / r.Players }
+
+// NumCardsInPlay returns how many of the 32 cards are dealt to the players at a table of n.
+func NumCardsInPlay(n int) int { return 32 / n * n }
+
+// Sides returns the number of scoring sides: two partnerships at a table of four.
+func (r *Ruleset) Sides() int {
+	if r.Players == 4 {
+		return 2
+	}
+	return r.Players
+}
+
+// Validate reports every problem with r: values out of range and options that contradict
+// each other. The error lists all problems (errors.Join of *OptionError).
+func (r *Ruleset) Validate() error {
+	var errs optionErrors
+	for _, o := range options {
+		if err := o.set(&Ruleset{}, o.get(r)); err != nil {
+			errs.add(err)
+		}
+	}
+	r.checkConsistency(&errs)
+	return errs.err()
+}
+
+func (r *Ruleset) checkConsistency(errs *optionErrors) {
+	if r.PartnerTrumpUndertrump == PartnerUndertrumpAllowed && r.PlayRule != Amsterdams {
+		errs.add(&OptionError{Option: "partner_trump_undertrump", Value: "allowed", Allowed: "forbidden_unless_only_trumps", Why: "it applies only with play_rule = amsterdams"})
+	}
+	if r.FalseClaimPenalty != 0 && r.RoemClaiming != RoemClaimRequired {
+		errs.add(&OptionError{Option: "false_claim_penalty", Value: fmt.Sprint(r.FalseClaimPenalty), Allowed: "0", Why: "it applies only with roem_claiming = claim_required"})
+	}
+	if r.DraaikaartJokers && !r.Bidding.UsesPile() {
+		errs.add(&OptionError{Option: "draaikaart_jokers", Value: "true", Allowed: "false", Why: "bidding " + r.Bidding.String() + " turns no cards"})
+	}
+}
+
+// Equal reports whether two rulesets are the same in every option.
+func (r Ruleset) Equal(o Ruleset) bool { return r == o }
+
+// Options returns every option as (name, value) pairs in ruleset notation, in rules.md order.
+func (r *Ruleset) Options() [][2]string {
+	out := make([][2]string, len(options))
+	for i, o := range options {
+		out[i] = [2]string{o.name, o.get(r)}
+	}
+	return out
+}
+
+// Get returns the value of the named option in ruleset notation.
+func (r *Ruleset) Get(name string) (string, error) {
+	o := findOption(name)
+	if o == nil {
+		return "", unknownOption(name)
+	}
+	return o.get(r), nil
+}
+
+// Set sets the named option from its ruleset notation (e.g. "bidding", "draaikaart").
+// It checks the value but not its consistency with other options: call Validate after the
+// last Set.
+func (r *Ruleset) Set(name, value string) error {
+	o := findOption(name)
+	if o == nil {
+		return unknownOption(name)
+	}
+	return o.set(r, value)
+}
+
+// OptionNames returns the names of every option, in rules.md order.
+func OptionNames() []string {
+	names := make([]string, len(options))
+	for i, o := range options {
+		names[i] = o.name
+	}
+	return names
+}
+
+// OptionAllowed describes the allowed values of the named option, or "" if there is none.
+func OptionAllowed(name string) string {
+	if o := findOption(name); o != nil {
+		return o.allowed
+	}
+	return ""
+}
+
+func findOption(name string) *option {
+	i := slices.IndexFunc(options, func(o option) bool { return o.name == name })
+	if i < 0 {
+		return nil
+	}
+	return &options[i]
+}
+
+func unknownOption(name string) error {
+	return &OptionError{Option: name, Unknown: true, Allowed: "preset, " + strings.Join(OptionNames(), ", ")}
+}

@@ -1,0 +1,182 @@
+package rules
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// FromMap builds a ruleset from option values as decoded from JSON or TOML: an optional
+// "preset" (default "amsterdams"), then any options, which override the preset. Values may
+// be strings in ruleset notation or typed (booleans, integers, integer lists). Every unknown
+// option, bad value and contradiction is reported in one error.
+func FromMap(m map[string]any) (Ruleset, error) {
+	var errs optionErrors
+	r := Default()
+	if p, ok := m["preset"]; ok {
+		name, _ := p.(string)
+		pr, err := Preset(name)
+		if err != nil {
+			errs.add(err)
+		} else {
+			r = pr
+		}
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		if k != "preset" {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		v, err := notation(k, m[k])
+		if err == nil {
+			err = r.Set(k, v)
+		}
+		if err != nil {
+			errs.add(err)
+		}
+	}
+	if len(errs) == 0 {
+		r.checkConsistency(&errs)
+	}
+	if err := errs.err(); err != nil {
+		return Ruleset{}, err
+	}
+	return r, nil
+}
+
+// notation turns a decoded JSON or TOML value into ruleset notation.
+func notation(name string, v any) (string, error) {
+	switch v := v.(type) {
+	case string:
+		return v, nil
+	case bool:
+		return strconv.FormatBool(v), nil
+	case int64:
+		return strconv.FormatInt(v, 10), nil
+	case json.Number:
+		return v.String(), nil
+	case float64:
+		if v == math.Trunc(v) && math.Abs(v) < 1e9 {
+			return strconv.Itoa(int(v)), nil
+		}
+	case []any:
+		parts := make([]string, len(v))
+		for i, e := range v {
+			s, err := notation(name, e)
+			if err != nil {
+				return "", err
+			}
+			parts[i] = s
+		}
+		return "[" + strings.Join(parts, ",") + "]", nil
+	}
+	allowed := OptionAllowed(name)
+	if allowed == "" {
+		return "", unknownOption(name)
+	}
+	return "", &OptionError{Option: name, Value: fmt.Sprint(v), Allowed: allowed}
+}
+
+// ParseJSON reads a ruleset from a JSON object of options (see FromMap).
+func ParseJSON(data []byte) (Ruleset, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return Ruleset{}, fmt.Errorf("ruleset JSON: %w", err)
+	}
+	if dec.More() {
+		return Ruleset{}, fmt.Errorf("ruleset JSON: data after the object")
+	}
+	return FromMap(m)
+}
+
+// ParseTOML reads a ruleset from TOML key = value lines (see FromMap).
+func ParseTOML(data []byte) (Ruleset, error) {
+	var m map[string]any
+	if err := toml.Unmarshal(data, &m); err != nil {
+		return Ruleset{}, fmt.Errorf("ruleset TOML: %w", err)
+	}
+	return FromMap(m)
+}
+
+// Map returns every option with its typed value, as FromMap reads it.
+func (r Ruleset) Map() map[string]any {
+	m := make(map[string]any, len(options))
+	for _, o := range options {
+		m[o.name] = o.typed(&r)
+	}
+	return m
+}
+
+func (o *option) typed(r *Ruleset) any {
+	v := o.get(r)
+	switch o.kind {
+	case kindBool:
+		return v == "true"
+	case kindInt:
+		n, _ := strconv.Atoi(v)
+		return n
+	case kindIntList:
+		var list []int
+		for f := range strings.SplitSeq(strings.Trim(v, "[]"), ",") {
+			n, _ := strconv.Atoi(f)
+			list = append(list, n)
+		}
+		return list
+	}
+	return v
+}
+
+// MarshalJSON writes every option as one JSON object, in rules.md order.
+func (r Ruleset) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, o := range options {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(o.name)
+		v, err := json.Marshal(o.typed(&r))
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads a ruleset written by MarshalJSON or by hand (see FromMap).
+func (r *Ruleset) UnmarshalJSON(data []byte) error {
+	v, err := ParseJSON(data)
+	if err != nil {
+		return err
+	}
+	*r = v
+	return nil
+}
+
+// TOML writes every option as TOML key = value lines, in rules.md order.
+func (r Ruleset) TOML() []byte {
+	var b bytes.Buffer
+	for _, o := range options {
+		v := o.get(&r)
+		if o.kind == kindString {
+			v = strconv.Quote(v)
+		}
+		fmt.Fprintf(&b, "%s = %s\n", o.name, v)
+	}
+	return b.Bytes()
+}
