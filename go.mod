@@ -7,6 +7,7 @@ tool honnef.co/go/tools/cmd/staticcheck
 require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/urfave/cli/v2 v2.27.7
+	pgregory.net/rapid v1.3.0
 )
 
 require (

@@ -29,10 +29,21 @@ func (s Seat) String() string {
 }
 
 // Next returns the seat to the left (clockwise) at a table of n seats.
-func (s Seat) Next(n int) Seat { return Seat((int(s) + 1) % n) }
+func (s Seat) Next(n int) Seat {
+	if int(s)+1 >= n {
+		return 0
+	}
+	return s + 1
+}
 
 // Plus returns the seat k places clockwise from s at a table of n seats.
-func (s Seat) Plus(k, n int) Seat { return Seat((int(s) + k) % n) }
+func (s Seat) Plus(k, n int) Seat {
+	v := int(s) + k
+	for v >= n {
+		v -= n
+	}
+	return Seat(v)
+}
 
 // ParseSeat parses a seat letter N, E, S or W.
 func ParseSeat(text string) (Seat, error) {

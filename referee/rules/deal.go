@@ -96,11 +96,14 @@ type Deal struct {
 	trump  Suit
 	maker  Seat
 
-	toMove   Seat
-	trick    Trick
-	tricks   [MaxTricks]TrickRecord
-	nTricks  int
-	stukSeat Seat // announced_by_holder: the seat holding K and Q of trumps, else NoSeat
+	players   int // rules.Players, cached for the hot path
+	numTricks int // tricks in the deal
+	toMove    Seat
+	trick     Trick
+	best      int // index of the card winning the trick so far
+	tricks    [MaxTricks]TrickRecord
+	nTricks   int
+	stukSeat  Seat // announced_by_holder: the seat holding K and Q of trumps, else NoSeat
 
 	cards, roem, won [protocol.MaxSeats]int // per side
 	result           Result
@@ -128,27 +131,31 @@ func (d *Deal) Start(r *Ruleset, s Setup) error {
 			return fmt.Errorf("%w: %v", ErrBadSetup, err)
 		}
 	}
-	bids := d.bids[:0]
-	*d = Deal{rules: *r, dealer: s.Dealer, dealt: s.Hands, hands: s.Hands, pile: s.Pile,
-		bids: bids, trump: noSuit, maker: noSeat, toMove: noSeat, stukSeat: noSeat}
+	// Reset field by field: the trick records are overwritten as tricks finish, so the
+	// (large) array is not cleared.
+	d.rules, d.dealer, d.dealt, d.hands, d.pile = *r, s.Dealer, s.Hands, s.Hands, s.Pile
+	d.players, d.numTricks = r.Players, r.HandSize()
+	d.phase, d.bids, d.trump, d.maker = PhaseBidding, d.bids[:0], noSuit, noSeat
+	d.toMove, d.trick, d.nTricks, d.stukSeat = noSeat, Trick{}, 0, noSeat
+	d.cards, d.roem, d.won, d.result = [protocol.MaxSeats]int{}, [protocol.MaxSeats]int{}, [protocol.MaxSeats]int{}, Result{}
 	d.startBidding(s.FirstOfMatch)
 	return nil
 }
 
 func checkPile(r *Ruleset, pile []protocol.PileCard) error {
-	want := protocol.FullPile(r.DraaikaartJokers)
-	if len(pile) != len(want) {
-		return fmt.Errorf("trump pile has %d cards, want %d (2-6 of each suit%s)", len(pile), len(want), map[bool]string{true: " and two jokers"}[r.DraaikaartJokers])
+	want := 20
+	if r.DraaikaartJokers {
+		want = 22
 	}
-	count := map[protocol.PileCard]int{}
-	for _, c := range want {
-		count[c]++
+	if len(pile) != want {
+		return fmt.Errorf("trump pile has %d cards, want %d: the 2-6 of each suit, plus two jokers when draaikaart_jokers is on", len(pile), want)
 	}
+	var seen [256]uint8
 	for _, c := range pile {
-		if count[c] == 0 {
+		seen[c]++
+		if !c.Valid() || (c == protocol.Joker && !r.DraaikaartJokers) || (c != protocol.Joker && seen[c] > 1) || seen[c] > 2 {
 			return fmt.Errorf("trump pile: unexpected or repeated card %s", c)
 		}
-		count[c]--
 	}
 	return nil
 }
@@ -207,7 +214,7 @@ func (d *Deal) Trick() *Trick { return &d.trick }
 func (d *Deal) Tricks() []TrickRecord { return d.tricks[:d.nTricks] }
 
 // NumTricks returns the number of tricks in a deal under the deal's ruleset.
-func (d *Deal) NumTricks() int { return d.rules.HandSize() }
+func (d *Deal) NumTricks() int { return d.numTricks }
 
 func (d *Deal) startPlay() {
 	d.phase = PhasePlay
@@ -231,7 +238,16 @@ func (d *Deal) Legal() CardSet {
 	if d.phase != PhasePlay {
 		return 0
 	}
-	return Legal(&d.rules, d.trump, d.hands[d.toMove], &d.trick)
+	hand := d.hands[d.toMove]
+	if d.trick.N == 0 {
+		return hand
+	}
+	if led := d.trick.Cards[0].Suit(); led != d.trump {
+		if follow := hand & protocol.SuitMask(led); follow != 0 {
+			return follow // following a plain suit is never restricted further
+		}
+	}
+	return legalAt(&d.rules, d.trump, d.hands[d.toMove], &d.trick, d.best)
 }
 
 // Play plays card c for the player to move. An illegal card is refused with an
@@ -256,12 +272,15 @@ func (d *Deal) play(c Card) {
 	s := d.toMove
 	d.hands[s] = d.hands[s].Remove(c)
 	d.trick.Add(c)
-	if s == d.stukSeat && (c.Rank() == protocol.King || c.Rank() == protocol.Queen) &&
+	if n := d.trick.N - 1; n == 0 || Beats(c, d.trick.Cards[d.best], d.trick.Cards[0].Suit(), d.trump) {
+		d.best = n
+	}
+	if s == d.stukSeat && c.Suit() == d.trump && (c.Rank() == protocol.King || c.Rank() == protocol.Queen) &&
 		d.hands[s]&protocol.SetOf(protocol.NewCard(protocol.King, d.trump), protocol.NewCard(protocol.Queen, d.trump)) == 0 {
 		d.roem[d.rules.SideOf(s)] += 20 // the holder announces stuk with the second of K and Q
 	}
-	if d.trick.N < d.rules.Players {
-		d.toMove = s.Next(d.rules.Players)
+	if d.trick.N < d.players {
+		d.toMove = s.Next(d.players)
 		return
 	}
 	d.finishTrick()
@@ -271,12 +290,13 @@ func (d *Deal) finishTrick() {
 	rec := &d.tricks[d.nTricks]
 	d.nTricks++
 	rec.Trick = d.trick
-	rec.Winner = d.trick.Winner(d.trump, d.rules.Players)
-	rec.Points = SetPoints(d.trick.Set(), d.trump)
-	if d.nTricks == d.NumTricks() {
+	rec.Winner = d.trick.Seat(d.best, d.players)
+	rec.Points = SetPoints(d.trick.Played, d.trump)
+	if d.nTricks == d.numTricks {
 		rec.Points += d.rules.LastTrickBonus
 	}
-	rec.Roem = TrickRoem(&d.rules, d.trick.Set(), d.trump)
+	rec.Roem = Roem{}
+	rec.Roem.fill(&d.rules, d.trick.Played, d.trump)
 	side := d.rules.SideOf(rec.Winner)
 	d.cards[side] += rec.Points
 	d.won[side]++
@@ -291,7 +311,7 @@ func (d *Deal) finishTrick() {
 }
 
 func (d *Deal) nextTrick() {
-	if d.nTricks == d.NumTricks() {
+	if d.nTricks == d.numTricks {
 		d.finishPlayed()
 		return
 	}

@@ -22,7 +22,7 @@ func OrderedDeck() Deck {
 // Shuffle returns a uniformly shuffled deck drawn from rng.
 func Shuffle(rng *rand.Rand) Deck {
 	d := OrderedDeck()
-	rng.Shuffle(len(d), func(i, j int) { d[i], d[j] = d[j], d[i] })
+	shuffleCards(rng, d[:])
 	return d
 }
 

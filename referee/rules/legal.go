@@ -9,9 +9,13 @@ func Legal(r *Ruleset, trump Suit, hand CardSet, t *Trick) CardSet {
 	if t.N == 0 {
 		return hand
 	}
+	return legalAt(r, trump, hand, t, t.WinningIndex(trump))
+}
+
+// legalAt is Legal for a non-empty trick whose winning card has index wi.
+func legalAt(r *Ruleset, trump Suit, hand CardSet, t *Trick, wi int) CardSet {
 	led := t.Cards[0].Suit()
 	follow := hand & protocol.SuitMask(led)
-	wi := t.WinningIndex(trump)
 	win := t.Cards[wi]
 	if led == trump {
 		if follow == 0 {

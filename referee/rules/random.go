@@ -32,7 +32,17 @@ func RandomAction(d *Deal, rng *rand.Rand) {
 
 // PlayOut finishes the deal with random decisions (see RandomAction).
 func PlayOut(d *Deal, rng *rand.Rand) {
+	r := bounded{rng: rng}
 	for d.phase != PhaseDone {
-		RandomAction(d, rng)
+		if d.phase != PhasePlay {
+			RandomAction(d, rng)
+			continue
+		}
+		legal := d.Legal()
+		if n := legal.Len(); n > 1 {
+			d.play(legal.Nth(int(r.intN(uint32(n)))))
+		} else {
+			d.play(legal.Lowest())
+		}
 	}
 }

@@ -22,10 +22,10 @@ const (
 // RoemItem is one roem combination in a trick.
 type RoemItem struct {
 	Kind   RoemKind
-	Length int  // cards in a sequence or of the same rank
-	Suit   Suit // of a sequence
-	Rank   Rank // of a same-rank combination
-	Points int
+	Length uint8 // cards in a sequence or of the same rank
+	Suit   Suit  // of a sequence
+	Rank   Rank  // of a same-rank combination
+	Points int16
 }
 
 // String names the combination as the test vectors do: "sequence_3_D", "stuk",
@@ -47,20 +47,20 @@ func (it RoemItem) String() string {
 // Appendix A). At most two combinations can occur in one trick.
 type Roem struct {
 	Items [2]RoemItem
-	N     int
+	N     uint8
 }
 
 // Total returns the points of all combinations.
-func (r *Roem) Total() int {
+func (r Roem) Total() int {
 	total := 0
 	for _, it := range r.Items[:r.N] {
-		total += it.Points
+		total += int(it.Points)
 	}
 	return total
 }
 
 // List returns the combinations as a slice.
-func (r *Roem) List() []RoemItem { return r.Items[:r.N:r.N] }
+func (r Roem) List() []RoemItem { return r.Items[:r.N:r.N] }
 
 func (r *Roem) add(it RoemItem) {
 	r.Items[r.N] = it
@@ -72,15 +72,18 @@ func (r *Roem) add(it RoemItem) {
 // Deal), not here.
 func TrickRoem(rs *Ruleset, cards CardSet, trump Suit) Roem {
 	var roem Roem
+	roem.fill(rs, cards, trump)
+	return roem
+}
+
+// fill sets roem to the combinations in cards; roem must be empty.
+func (roem *Roem) fill(rs *Ruleset, cards CardSet, trump Suit) {
 	three := rs.Players == 3
-	for su := range Suit(protocol.NumSuits) {
-		b := uint32(cards>>(uint(su)*8)) & 0xFF
-		run3 := b & (b >> 1) & (b >> 2)
-		if run3 == 0 {
-			continue
-		}
+	// A trick of at most four cards holds at most one run. Masks keep runs within a suit.
+	if run3 := cards & (cards >> 1) & (cards >> 2) & 0x3F3F3F3F; run3 != 0 {
+		su := run3.Lowest().Suit()
 		switch {
-		case b&(b>>3)&run3 != 0:
+		case run3&(cards>>3)&0x1F1F1F1F != 0:
 			roem.add(RoemItem{Kind: RoemSequence, Length: 4, Suit: su, Points: 50})
 		case three:
 			roem.add(RoemItem{Kind: RoemSequence, Length: 3, Suit: su, Points: 40})
@@ -95,7 +98,7 @@ func TrickRoem(rs *Ruleset, cards CardSet, trump Suit) Roem {
 		}
 	}
 	if roem.N > 0 {
-		return roem // a run or stuk leaves no room for a same-rank combination
+		return // a run or stuk leaves no room for a same-rank combination
 	}
 	c, d, h, s := cards&0xFF, cards>>8&0xFF, cards>>16&0xFF, cards>>24
 	same := c & d & h & s
@@ -103,13 +106,12 @@ func TrickRoem(rs *Ruleset, cards CardSet, trump Suit) Roem {
 		same = c&d&h | c&d&s | c&h&s | d&h&s
 	}
 	if same == 0 {
-		return roem
+		return
 	}
 	r := Rank(same.Lowest())
 	if pts := sameRankPoints(rs, r); pts > 0 {
-		roem.add(RoemItem{Kind: RoemSameRank, Length: rs.Players, Rank: r, Points: pts})
+		roem.add(RoemItem{Kind: RoemSameRank, Length: uint8(rs.Players), Rank: r, Points: int16(pts)})
 	}
-	return roem
 }
 
 func sameRankPoints(rs *Ruleset, r Rank) int {

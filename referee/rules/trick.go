@@ -6,20 +6,12 @@ import "github.com/klaverjas-arena/arena/protocol"
 type Trick struct {
 	Leader Seat
 	Cards  [protocol.MaxSeats]Card
-	N      int // cards played so far
+	N      int     // cards played so far
+	Played CardSet // the cards played so far, as a set
 }
 
 // Seat returns the seat that played (or is to play) the i-th card at a table of n seats.
 func (t *Trick) Seat(i, n int) Seat { return t.Leader.Plus(i, n) }
-
-// Set returns the cards played so far as a set.
-func (t *Trick) Set() CardSet {
-	var s CardSet
-	for _, c := range t.Cards[:t.N] {
-		s = s.Add(c)
-	}
-	return s
-}
 
 // Led returns the suit of the first card, or NoSuit for an empty trick.
 func (t *Trick) Led() Suit {
@@ -58,4 +50,5 @@ func (t *Trick) Winner(trump Suit, n int) Seat {
 func (t *Trick) Add(c Card) {
 	t.Cards[t.N] = c
 	t.N++
+	t.Played = t.Played.Add(c)
 }

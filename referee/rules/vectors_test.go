@@ -255,11 +255,11 @@ func checkTrickVector(t *testing.T, rs *Ruleset, v *vector) {
 	tr := mustTrick(t, v.Trick)
 	trump := mustSuit(t, v.Trump)
 	winner := tr.Winner(trump, 4)
-	points := SetPoints(tr.Set(), trump)
+	points := SetPoints(tr.Played, trump)
 	if v.LastTrick {
 		points += rs.LastTrickBonus
 	}
-	roem := TrickRoem(rs, tr.Set(), trump)
+	roem := TrickRoem(rs, tr.Played, trump)
 	var breakdown []string
 	for _, it := range roem.List() {
 		breakdown = append(breakdown, fmt.Sprintf("%s=%d", it, it.Points))
