@@ -84,7 +84,7 @@ func printDeal(out io.Writer, n int, d *rules.Deal) {
 	}
 	var bids []string
 	for _, b := range d.Bids() {
-		bids = append(bids, b.Seat.String()+" "+b.Bid.String())
+		bids = append(bids, b.Seat.String()+" "+bidWords(b.Bid))
 	}
 	if len(bids) > 0 {
 		fmt.Fprintf(out, "  bids: %s\n", strings.Join(bids, ", "))
@@ -117,4 +117,11 @@ func resultLine(d *rules.Deal, res rules.Result) string {
 		s += "  pit " + protocol.Team(res.PitSide).String()
 	}
 	return s
+}
+
+func bidWords(b rules.Bid) string {
+	if b == rules.BidPass {
+		return "pass"
+	}
+	return "play " + b.String()
 }

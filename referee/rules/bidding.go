@@ -1,54 +1,9 @@
 package rules
 
-import (
-	"strings"
-
-	"github.com/klaverjas-arena/arena/protocol"
-)
-
-// Bid is a trump-choosing action: play on a suit, or pass.
-type Bid uint8
-
-// BidPass is the pass; the bids 0-3 play on the suit with that number (Bid(protocol.Hearts)).
-const BidPass Bid = 4
+import "github.com/klaverjas-arena/arena/protocol"
 
 // PlaySuit returns the bid that plays on suit s.
-func PlaySuit(s Suit) Bid { return Bid(s) }
-
-// Suit returns the suit of a playing bid, or NoSuit for a pass.
-func (b Bid) Suit() Suit {
-	if b == BidPass {
-		return noSuit
-	}
-	return Suit(b)
-}
-
-// String returns "pass" or "play <suit>", e.g. "play H".
-func (b Bid) String() string {
-	if b == BidPass {
-		return "pass"
-	}
-	return "play " + Suit(b).String()
-}
-
-// Bids is a set of bids.
-type Bids uint8
-
-// Has reports whether b is in the set.
-func (s Bids) Has(b Bid) bool { return s>>b&1 != 0 }
-
-// String lists the bids, e.g. "play H, pass".
-func (s Bids) String() string {
-	var parts []string
-	for b := range Bid(5) {
-		if s.Has(b) {
-			parts = append(parts, b.String())
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
-const allSuitBids Bids = 0x0F
+func PlaySuit(s Suit) Bid { return protocol.PlaySuit(s) }
 
 // bidding is the state of a trump-choosing procedure (rules.md §3).
 type bidding struct {
@@ -113,12 +68,12 @@ func (d *Deal) LegalBids() Bids {
 		return 0
 	}
 	b := &d.bid
-	set := allSuitBids
+	set := protocol.AllSuits
 	if b.offer.Valid() {
-		set = 1 << b.offer
+		set = Bids(0).Add(PlaySuit(b.offer))
 	}
 	if b.canPass {
-		set |= 1 << BidPass
+		set = set.Add(BidPass)
 	}
 	return set
 }

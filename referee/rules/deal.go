@@ -39,7 +39,7 @@ type IllegalBidError struct {
 }
 
 func (e *IllegalBidError) Error() string {
-	return fmt.Sprintf("%s may not %s (legal: %s)", e.Seat, e.Bid, e.Legal)
+	return fmt.Sprintf("%s may not bid %s (legal: %s)", e.Seat, e.Bid, e.Legal)
 }
 
 // IllegalCardError reports a card that the player to move may not play: not in his hand, or

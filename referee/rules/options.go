@@ -143,20 +143,20 @@ var (
 	faultPolicyNames       = []string{"forfeit_deal", "retry"}
 )
 
-func name(names []string, i uint8) string {
+func enumName(names []string, i uint8) string {
 	if int(i) < len(names) {
 		return names[i]
 	}
 	return "invalid"
 }
 
-func (v PlayRule) String() string          { return name(playRuleNames, uint8(v)) }
-func (v Undertrump) String() string        { return name(undertrumpNames, uint8(v)) }
-func (v PartnerUndertrump) String() string { return name(partnerUndertrumpNames, uint8(v)) }
-func (v Bidding) String() string           { return name(biddingNames, uint8(v)) }
-func (v FirstLead) String() string         { return name(firstLeadNames, uint8(v)) }
-func (v FourOfAKind) String() string       { return name(fourOfAKindNames, uint8(v)) }
-func (v StukScoring) String() string       { return name(stukScoringNames, uint8(v)) }
-func (v RoemClaiming) String() string      { return name(roemClaimingNames, uint8(v)) }
-func (v NatRule) String() string           { return name(natRuleNames, uint8(v)) }
-func (v FaultPolicy) String() string       { return name(faultPolicyNames, uint8(v)) }
+func (v PlayRule) String() string          { return enumName(playRuleNames, uint8(v)) }
+func (v Undertrump) String() string        { return enumName(undertrumpNames, uint8(v)) }
+func (v PartnerUndertrump) String() string { return enumName(partnerUndertrumpNames, uint8(v)) }
+func (v Bidding) String() string           { return enumName(biddingNames, uint8(v)) }
+func (v FirstLead) String() string         { return enumName(firstLeadNames, uint8(v)) }
+func (v FourOfAKind) String() string       { return enumName(fourOfAKindNames, uint8(v)) }
+func (v StukScoring) String() string       { return enumName(stukScoringNames, uint8(v)) }
+func (v RoemClaiming) String() string      { return enumName(roemClaimingNames, uint8(v)) }
+func (v NatRule) String() string           { return enumName(natRuleNames, uint8(v)) }
+func (v FaultPolicy) String() string       { return enumName(faultPolicyNames, uint8(v)) }

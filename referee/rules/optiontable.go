@@ -86,7 +86,7 @@ func enumOption[T ~uint8](name string, names []string, field func(*Ruleset) *T) 
 	return option{
 		name:    name,
 		allowed: allowed,
-		get:     func(r *Ruleset) string { return names[min(int(*field(r)), len(names)-1)] },
+		get:     func(r *Ruleset) string { return enumName(names, uint8(*field(r))) },
 		set: func(r *Ruleset, v string) error {
 			for i, n := range names {
 				if n == v {

@@ -62,6 +62,14 @@ func notation(name string, v any) (string, error) {
 		return strconv.FormatBool(v), nil
 	case int64:
 		return strconv.FormatInt(v, 10), nil
+	case int:
+		return strconv.Itoa(v), nil
+	case []int:
+		parts := make([]string, len(v))
+		for i, n := range v {
+			parts[i] = strconv.Itoa(n)
+		}
+		return "[" + strings.Join(parts, ",") + "]", nil
 	case json.Number:
 		return v.String(), nil
 	case float64:

@@ -10,7 +10,12 @@ type (
 	Suit    = protocol.Suit
 	Rank    = protocol.Rank
 	Seat    = protocol.Seat
+	Bid     = protocol.Bid
+	Bids    = protocol.Bids
 )
+
+// BidPass is the pass.
+const BidPass = protocol.BidPass
 
 const (
 	noSuit = protocol.NoSuit

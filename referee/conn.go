@@ -1,0 +1,103 @@
+package referee
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/klaverjas-arena/arena/protocol/bot"
+)
+
+// Conn is a line connection to one running bot.
+type Conn interface {
+	// Exchange writes out (newline-terminated lines) and, if wantReply, returns the bot's
+	// next line that is not an info line, within timeout. Failures are *Fault errors.
+	Exchange(out []byte, wantReply bool, timeout time.Duration) (Reply, error)
+	// Stop ends the bot and releases everything it holds.
+	Stop(grace time.Duration) error
+	// StderrTail returns the last of what the bot wrote to stderr.
+	StderrTail() string
+}
+
+// Reply is a bot's answer with its cost.
+type Reply struct {
+	Line  string
+	Infos []string      // info lines sent before the answer
+	Wall  time.Duration // from the end of the write to the answer
+	CPU   time.Duration // the bot's CPU time in that interval, where measurable
+}
+
+// FaultKind classifies what a bot did wrong (rules.md §5.5).
+type FaultKind string
+
+// Fault kinds.
+const (
+	FaultIllegal  FaultKind = "illegal"  // a card or bid against the rules (a renege)
+	FaultGarbage  FaultKind = "garbage"  // a line that is not a valid reply
+	FaultTimeout  FaultKind = "timeout"  // no answer in time
+	FaultCrash    FaultKind = "crash"    // the bot exited or closed its output
+	FaultFlood    FaultKind = "flood"    // too many info lines, or output when none was asked for
+	FaultStart    FaultKind = "start"    // the bot could not be started or failed the handshake
+	FaultDisabled FaultKind = "disabled" // too many faults in this match: the bot is not restarted
+)
+
+// Fault is a bot failure. It forfeits the deal for the bot's team.
+type Fault struct {
+	Kind       FaultKind
+	Detail     string // what happened, with any offending text escaped
+	StderrTail string
+}
+
+func (f *Fault) Error() string { return fmt.Sprintf("%s: %s", f.Kind, f.Detail) }
+
+// Starter starts a fresh connection to a bot.
+type Starter func(ctx context.Context) (Conn, error)
+
+// Entrant is a bot taking a seat: its name and how to start it.
+type Entrant struct {
+	Name  string
+	Start Starter
+}
+
+// inProcess is a Conn to a Go bot running in this process through the SDK's session, so
+// it sees exactly the lines a bot program would.
+type inProcess struct {
+	session *bot.Session
+}
+
+// NewInProcess returns a Starter for a Go bot run in this process: no process, no time limit
+// (its time is measured all the same), the same lines as a bot program.
+func NewInProcess(b bot.Bot) Starter {
+	return func(context.Context) (Conn, error) { return &inProcess{session: bot.NewSession(b)}, nil }
+}
+
+func (c *inProcess) Exchange(out []byte, wantReply bool, _ time.Duration) (Reply, error) {
+	start := time.Now()
+	var reply Reply
+	got := false
+	for len(out) > 0 {
+		line := out
+		if i := bytes.IndexByte(out, '\n'); i >= 0 {
+			line, out = out[:i], out[i+1:]
+		} else {
+			out = nil
+		}
+		r, isRequest, err := c.session.Handle(string(line))
+		if err != nil {
+			return Reply{}, &Fault{Kind: FaultCrash, Detail: "in-process bot failed: " + err.Error()}
+		}
+		if isRequest {
+			reply.Line, got = r, true
+		}
+	}
+	if wantReply && !got {
+		return Reply{}, &Fault{Kind: FaultTimeout, Detail: "in-process bot was not asked anything"}
+	}
+	reply.Wall = time.Since(start)
+	return reply, nil
+}
+
+func (c *inProcess) Stop(time.Duration) error { return nil }
+
+func (c *inProcess) StderrTail() string { return "" }

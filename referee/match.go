@@ -1,0 +1,542 @@
+package referee
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/klaverjas-arena/arena/protocol"
+	"github.com/klaverjas-arena/arena/referee/rules"
+	"github.com/rs/zerolog"
+)
+
+// TimeControl is a match's time limits.
+type TimeControl struct {
+	Startup   time.Duration // for each handshake reply
+	Decision  time.Duration // for each decision
+	Grace     time.Duration // tolerated on top of Decision before a timeout
+	Bank      time.Duration // optional game clock per seat (0 = none)
+	Increment time.Duration // added to the bank after each decision
+}
+
+// DefaultTimeControl is 10 s to start, 1 s per decision with a 50 ms grace, no game clock.
+var DefaultTimeControl = TimeControl{Startup: 10 * time.Second, Decision: time.Second, Grace: 50 * time.Millisecond}
+
+// Config describes a match.
+type Config struct {
+	ID         string
+	Rules      rules.Ruleset
+	Games      int  // deal sets; with Duplicate each is played twice
+	Duplicate  bool // replay every game with the hands moved one seat on
+	Seed       uint64
+	Deals      []DealSpec // predefined deals, used instead of shuffling (see DealSpec)
+	Time       TimeControl
+	MaxFaults  int // faults of one bot after which it is not restarted (default 3)
+	MaxRetries int // fault_policy = retry: rejected replies per decision before a forfeit (default 3)
+	// Stop, if set, is asked after every duplicate pair whether the match should end early
+	// (an SPRT, for instance); it gets the result so far.
+	Stop   func(*Result) bool
+	Log    io.Writer // deal records, one JSON line per deal (may be nil)
+	Trace  io.Writer // protocol trace, every line to and from every bot (may be nil)
+	Logger zerolog.Logger
+}
+
+// RefusedError reports a bot that declined the ruleset at the handshake.
+type RefusedError struct {
+	Bot    string
+	Reason string
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("bot %s does not play this ruleset: %s", e.Bot, e.Reason)
+}
+
+// seat is the referee's state for one seat.
+type seat struct {
+	pos      protocol.Seat
+	entrant  Entrant
+	name     string // from hello; the entrant's name until then
+	conn     Conn
+	pending  []byte // lines the bot has not been sent yet
+	faults   int
+	disabled bool
+	bank     time.Duration
+	stats    *BotStats
+}
+
+// match is one running match.
+type match struct {
+	ctx    context.Context
+	cfg    Config
+	seats  []*seat
+	result *Result
+	trace  *tracer
+	deal   rules.Deal
+	rec    *DealRecord
+	seen   announced
+	specs  *specCursor
+}
+
+// Run plays a match between the entrants (N, E, S, W) and returns its result. Bot failures
+// are faults recorded in the result, never errors; an error means the match could not be
+// played (a refused ruleset, a bad configuration, a failing log writer, a cancelled context).
+func Run(ctx context.Context, cfg Config, entrants [4]Entrant) (*Result, error) {
+	if cfg.Games < 1 {
+		return nil, errors.New("a match needs at least one game")
+	}
+	if err := cfg.Rules.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Rules.Players != 4 {
+		return nil, fmt.Errorf("the referee plays four-player rulesets; players = %d", cfg.Rules.Players)
+	}
+	if cfg.Time == (TimeControl{}) {
+		cfg.Time = DefaultTimeControl
+	}
+	if cfg.MaxFaults == 0 {
+		cfg.MaxFaults = 3
+	}
+	if cfg.MaxRetries == 0 {
+		cfg.MaxRetries = 3
+	}
+	m := &match{ctx: ctx, cfg: cfg, result: newResult(cfg, entrants), trace: newTracer(cfg.Trace), specs: &specCursor{specs: cfg.Deals}}
+	for i, e := range entrants {
+		m.seats = append(m.seats, &seat{pos: protocol.Seat(i), entrant: e, name: e.Name, stats: &m.result.Bots[i]})
+	}
+	defer m.stopAll()
+	err := m.play()
+	m.result.finish()
+	return m.result, err
+}
+
+func (m *match) stopAll() {
+	var wg sync.WaitGroup
+	for _, s := range m.seats {
+		if s.conn != nil {
+			wg.Add(1)
+			go func(s *seat) {
+				defer wg.Done()
+				m.flush(s, (&protocol.Quit{}).AppendLine(nil))
+				_ = s.conn.Stop(time.Second)
+				s.conn = nil
+			}(s)
+		}
+	}
+	wg.Wait()
+}
+
+func (m *match) play() error {
+	plays := 1
+	if m.cfg.Duplicate {
+		plays = 2
+	}
+	game := 0
+	for pair := range m.cfg.Games {
+		firstDealer := protocol.Seat(rand.New(rand.NewPCG(m.cfg.Seed, uint64(pair))).IntN(4))
+		start := m.specs.pos
+		for play := range plays {
+			if err := m.ctx.Err(); err != nil {
+				return err
+			}
+			game++
+			m.specs.pos = start
+			if err := m.playGame(pair, play == 1, game, firstDealer.Plus(play, 4)); err != nil {
+				return err
+			}
+		}
+		if m.cfg.Stop != nil && m.cfg.Stop(m.result) {
+			m.result.Stopped = true
+			return nil
+		}
+	}
+	return nil
+}
+
+// playGame plays one game; mirror games replay the same deals from the next dealer.
+func (m *match) playGame(pair int, mirror bool, number int, firstDealer protocol.Seat) error {
+	g := rules.NewGame(&m.cfg.Rules, firstDealer)
+	for _, s := range m.seats {
+		s.bank = m.cfg.Time.Bank
+		s.queue(&protocol.Game{Number: number, Seat: s.pos, DecisionMS: ms(m.cfg.Time.Decision), BankMS: ms(m.cfg.Time.Bank), IncrementMS: ms(m.cfg.Time.Increment)})
+	}
+	gr := GameResult{Pair: pair, Mirror: mirror, Number: number}
+	for dealNo, attempt := 1, 0; !g.Over(); {
+		if err := m.ctx.Err(); err != nil {
+			return err
+		}
+		setup := m.dealSetup(pair, dealNo, attempt, g)
+		if err := m.playDeal(setup, pair, mirror, number, dealNo, attempt); err != nil {
+			return err
+		}
+		res := m.deal.Result()
+		g.Add(res)
+		gr.add(res, m.deal.Rules())
+		if res.Outcome == rules.Redeal {
+			attempt++
+			continue
+		}
+		dealNo, attempt = dealNo+1, 0
+	}
+	gr.Totals = [2]int{g.Total[0], g.Total[1]}
+	gr.Winner = g.Leader()
+	m.result.addGame(gr)
+	for _, s := range m.seats {
+		s.queue(&protocol.GameOver{Totals: gr.Totals[:]})
+		m.flush(s, nil)
+	}
+	return nil
+}
+
+// dealSetup returns the cards for a deal: a predefined deal, or a shuffle determined by the
+// seed, the pair, the deal number and the attempt. Both plays of a pair get the same cards,
+// dealt from their own dealer, so the mirror game's hands are moved one seat on.
+func (m *match) dealSetup(pair, dealNo, attempt int, g *rules.Game) rules.Setup {
+	rs := &m.cfg.Rules
+	rng := rand.New(rand.NewPCG(m.cfg.Seed, uint64(pair)<<32|uint64(dealNo)<<8|uint64(attempt)))
+	setup := rules.Setup{Dealer: g.Dealer(), FirstOfMatch: g.FirstDeal()}
+	if spec, ok := m.specs.next(attempt); ok {
+		spec.apply(rs, &setup, rng)
+		return setup
+	}
+	deck := rules.Shuffle(rng)
+	setup.Hands, _ = rules.DealHands(rs, &deck, setup.Dealer)
+	setup.Pile = rules.ShufflePile(rs, rng)
+	return setup
+}
+
+// playDeal plays one deal to its end, forfeits included.
+func (m *match) playDeal(setup rules.Setup, pair int, mirror bool, game, dealNo, attempt int) error {
+	rs := &m.cfg.Rules
+	if err := m.deal.Start(rs, setup); err != nil {
+		return fmt.Errorf("deal %d of game %d: %w", dealNo, game, err)
+	}
+	d := &m.deal
+	m.rec = &DealRecord{V: LogVersion, Match: m.cfg.ID, Pair: pair, Mirror: mirror, Game: game, Deal: dealNo, Attempt: attempt,
+		Rules: *rs, Seed: m.cfg.Seed, Dealer: setup.Dealer.String(), First: setup.FirstOfMatch}
+	for i, s := range m.seats {
+		m.rec.Seats[i] = s.name
+		m.rec.Hands[i] = setup.Hands[i].String()
+		s.queue(&protocol.Dealt{Number: dealNo, Dealer: setup.Dealer, Hand: setup.Hands[i]})
+	}
+	for _, c := range setup.Pile {
+		m.rec.Pile = append(m.rec.Pile, c.String())
+	}
+	m.seen = announced{}
+	m.announce()
+	for d.Phase() != rules.PhaseDone {
+		s := m.seats[d.ToMove()]
+		if err := m.ensureRunning(s); err != nil {
+			return err
+		}
+		if s.disabled {
+			m.forfeit(s, &Fault{Kind: FaultDisabled, Detail: fmt.Sprintf("%d faults in this match: its deals are forfeited", s.faults)})
+			break
+		}
+		if fault := m.decide(s); fault != nil {
+			m.forfeit(s, fault)
+			break
+		}
+		m.announce()
+	}
+	m.rec.Seats = [4]string{m.seats[0].name, m.seats[1].name, m.seats[2].name, m.seats[3].name}
+	m.rec.Result = resultRecord(d)
+	res := d.Result()
+	sc := &protocol.Scored{Outcome: res.Outcome.String(), Score: res.Score[:2], Cards: res.CardPoints[:2], Roem: res.Roem[:2], Pit: "-", Offender: res.Offender}
+	if res.PitSide >= 0 {
+		sc.Pit = protocol.Team(res.PitSide).String()
+	}
+	for _, s := range m.seats {
+		s.queue(sc)
+	}
+	return m.writeRecord()
+}
+
+// announced counts what the seats have been told of the current deal.
+type announced struct {
+	actions, turned, tricks int
+	trump                   bool
+}
+
+// announce queues, for every seat, the public events of the deal not yet told: the last bid
+// or card, turned pile cards, the trump, finished tricks (after their roem claim).
+func (m *match) announce() {
+	d, seen := &m.deal, &m.seen
+	var events []protocol.Message
+	if n := len(m.rec.Actions); n > seen.actions {
+		a := m.rec.Actions[n-1]
+		seat, _ := protocol.ParseSeat(a.Seat)
+		if b, err := protocol.ParseBid(a.Bid); err == nil {
+			events = append(events, &protocol.Said{Seat: seat, Bid: b})
+		}
+		if c, err := protocol.ParseCard(a.Card); err == nil {
+			events = append(events, &protocol.Played{Seat: seat, Card: c})
+		}
+		seen.actions = n
+	}
+	for _, c := range d.Turned()[seen.turned:] {
+		events = append(events, &protocol.Turned{Card: c})
+	}
+	seen.turned = len(d.Turned())
+	if !seen.trump && d.Maker() != protocol.NoSeat {
+		events = append(events, &protocol.Trump{Suit: d.Trump(), Maker: d.Maker()})
+		seen.trump = true
+	}
+	if d.Phase() != rules.PhaseClaim {
+		for _, t := range d.Tricks()[seen.tricks:] {
+			events = append(events, &protocol.TrickDone{Winner: t.Winner, Points: t.Points, Roem: t.Scored})
+		}
+		seen.tricks = len(d.Tricks())
+	}
+	for _, s := range m.seats {
+		for _, e := range events {
+			s.queue(e)
+		}
+	}
+}
+
+// decide asks the seat to move for its decision and applies it; a non-nil fault forfeits.
+func (m *match) decide(s *seat) *Fault {
+	d := &m.deal
+	for retry := 0; ; retry++ {
+		req, timeLeft := m.request(s)
+		timeout := timeLeft + m.cfg.Time.Grace
+		s.queue(req)
+		out := s.pending
+		s.pending = nil
+		m.trace.out(s, out)
+		reply, err := s.conn.Exchange(out, true, timeout)
+		if err != nil {
+			return asFault(err, s.conn)
+		}
+		m.trace.in(s, reply)
+		m.charge(s, reply)
+		a := Action{Seat: s.pos.String(), MS: float64(reply.Wall.Microseconds()) / 1000, CPUMS: float64(reply.CPU.Microseconds()) / 1000}
+		fault := m.apply(d, reply.Line, &a)
+		if fault == nil {
+			m.rec.Actions = append(m.rec.Actions, a)
+			return nil
+		}
+		if m.cfg.Rules.FaultPolicy != rules.FaultRetry || retry >= m.cfg.MaxRetries || fault.Kind == FaultTimeout {
+			return fault
+		}
+		s.queue(&protocol.Fault{Kind: "rejected", Detail: string(fault.Kind) + " " + fault.Detail})
+	}
+}
+
+// request builds the request for the seat to move, with the time it may take.
+func (m *match) request(s *seat) (protocol.Message, time.Duration) {
+	d := &m.deal
+	left := m.cfg.Time.Decision
+	if m.cfg.Time.Bank > 0 {
+		left = min(left, max(s.bank, 0))
+	}
+	t := ms(left)
+	switch d.Phase() {
+	case rules.PhaseBidding:
+		return &protocol.BidRequest{TimeMS: t, Hand: d.Hand(s.pos), Legal: d.LegalBids()}, left
+	case rules.PhaseClaim:
+		last := d.Tricks()[len(d.Tricks())-1]
+		return &protocol.ClaimRequest{TimeMS: t, Trump: d.Trump(), Trick: last.Cards[:last.N]}, left
+	}
+	tr := d.Trick()
+	return &protocol.PlayRequest{TimeMS: t, Trump: d.Trump(), Leader: tr.Leader, Trick: tr.Cards[:tr.N], Hand: d.Hand(s.pos), Legal: d.Legal()}, left
+}
+
+// apply parses a reply and applies it to the deal, filling in the action.
+func (m *match) apply(d *rules.Deal, line string, a *Action) *Fault {
+	garbage := func(err error) *Fault { return &Fault{Kind: FaultGarbage, Detail: err.Error()} }
+	switch d.Phase() {
+	case rules.PhaseBidding:
+		b, err := protocol.ParseBidReply(line)
+		if err != nil {
+			return garbage(err)
+		}
+		if err := d.Bid(b); err != nil {
+			return &Fault{Kind: FaultIllegal, Detail: err.Error()}
+		}
+		a.Bid = b.String()
+	case rules.PhaseClaim:
+		n, err := protocol.ParseClaimReply(line)
+		if err != nil {
+			return garbage(err)
+		}
+		if err := d.Claim(n); err != nil {
+			return &Fault{Kind: FaultIllegal, Detail: err.Error()}
+		}
+		a.Claim = &n
+	default:
+		c, err := protocol.ParseCardReply(line)
+		if err != nil {
+			return garbage(err)
+		}
+		if err := d.Play(c); err != nil {
+			return &Fault{Kind: FaultIllegal, Detail: err.Error()}
+		}
+		a.Card = c.String()
+	}
+	return nil
+}
+
+// charge records the decision's time and runs the game clock.
+func (m *match) charge(s *seat, r Reply) {
+	s.stats.addDecision(r)
+	if m.cfg.Time.Bank > 0 {
+		s.bank += m.cfg.Time.Increment - r.Wall
+	}
+}
+
+// forfeit ends the deal for the fault of seat s: the bot is told why, stopped, and will be
+// restarted (or not, after too many faults) for the next deal.
+func (m *match) forfeit(s *seat, f *Fault) {
+	m.deal.Forfeit(s.pos)
+	m.rec.Faults = append(m.rec.Faults, FaultRecord{Seat: s.pos.String(), Bot: s.name, Kind: f.Kind, Detail: f.Detail, Stderr: f.StderrTail})
+	m.result.addFault(s.pos, f)
+	m.cfg.Logger.Warn().Str("bot", s.name).Str("seat", s.pos.String()).Str("kind", string(f.Kind)).Str("detail", f.Detail).Msg("fault: deal forfeited")
+	if f.Kind == FaultDisabled {
+		return
+	}
+	s.faults++
+	if s.conn != nil {
+		s.queue(&protocol.Fault{Kind: string(f.Kind), Detail: oneLine(f.Detail)})
+		m.flush(s, nil)
+		_ = s.conn.Stop(500 * time.Millisecond)
+		s.conn = nil
+	}
+	s.pending = nil
+	if s.faults >= m.cfg.MaxFaults {
+		s.disabled = true
+	}
+}
+
+// ensureRunning starts the seat's bot if it is not running, with the handshake and the
+// current game's start. A bot that fails to start is a fault; a refusal is an error.
+func (m *match) ensureRunning(s *seat) error {
+	if s.conn != nil || s.disabled {
+		return nil
+	}
+	pending := s.pending
+	s.pending = nil
+	conn, err := s.entrant.Start(m.ctx)
+	if err != nil {
+		m.startFault(s, &Fault{Kind: FaultStart, Detail: err.Error()})
+		return nil
+	}
+	s.conn = conn
+	if err := m.handshake(s); err != nil {
+		var f *Fault
+		if errors.As(err, &f) {
+			m.startFault(s, f)
+			return nil
+		}
+		return err
+	}
+	// A restarted bot is told the game again, then what it missed of this deal.
+	s.pending = append(s.pending, pending...)
+	return nil
+}
+
+// startFault records a bot that could not be started; its deals are forfeited when it is
+// to move.
+func (m *match) startFault(s *seat, f *Fault) {
+	if s.conn != nil {
+		f.StderrTail = s.conn.StderrTail()
+		_ = s.conn.Stop(500 * time.Millisecond)
+		s.conn = nil
+	}
+	m.forfeit(s, f)
+}
+
+func (m *match) handshake(s *seat) error {
+	ask := func(msg protocol.Message) (string, error) {
+		out := append(msg.AppendLine(nil), '\n')
+		m.trace.out(s, out)
+		r, err := s.conn.Exchange(out, true, m.cfg.Time.Startup)
+		if err != nil {
+			return "", asFault(err, s.conn)
+		}
+		m.trace.in(s, r)
+		return r.Line, nil
+	}
+	line, err := ask(&protocol.Klaverjas{Versions: []int{protocol.Version}})
+	if err != nil {
+		return err
+	}
+	hello, err := protocol.ParseHello(line)
+	if err != nil {
+		return &Fault{Kind: FaultStart, Detail: "handshake: " + err.Error()}
+	}
+	if hello.Version != protocol.Version {
+		return &Fault{Kind: FaultStart, Detail: fmt.Sprintf("handshake: bot chose protocol version %d; the arena speaks %d", hello.Version, protocol.Version)}
+	}
+	if s.name == "" {
+		s.name = hello.Name
+	}
+	s.stats.Name, s.stats.Author = s.name, hello.Author
+	line, err = ask(&protocol.Rules{Options: m.cfg.Rules.Options()})
+	if err != nil {
+		return err
+	}
+	reply, err := protocol.ParseRulesReply(line)
+	if err != nil {
+		return &Fault{Kind: FaultStart, Detail: "rules: " + err.Error()}
+	}
+	if reply.Refuse {
+		return &RefusedError{Bot: s.name, Reason: reply.Reason}
+	}
+	return nil
+}
+
+// flush sends the seat's pending lines (and extra) without waiting for an answer.
+func (m *match) flush(s *seat, extra []byte) {
+	out := s.pending
+	if len(extra) > 0 {
+		out = append(append(out, extra...), '\n')
+	}
+	s.pending = nil
+	if s.conn == nil || len(out) == 0 {
+		return
+	}
+	m.trace.out(s, out)
+	if _, err := s.conn.Exchange(out, false, m.cfg.Time.Startup); err != nil {
+		m.cfg.Logger.Debug().Str("bot", s.name).Err(err).Msg("bot did not take its last lines")
+	}
+}
+
+func (m *match) writeRecord() error {
+	m.result.addDeal(m.rec)
+	if m.cfg.Log == nil {
+		return nil
+	}
+	line, err := marshalLine(m.rec)
+	if err != nil {
+		return err
+	}
+	if _, err := m.cfg.Log.Write(line); err != nil {
+		return fmt.Errorf("write deal log: %w", err)
+	}
+	return nil
+}
+
+func (s *seat) queue(msg protocol.Message) {
+	s.pending = append(msg.AppendLine(s.pending), '\n')
+}
+
+func asFault(err error, c Conn) *Fault {
+	var f *Fault
+	if !errors.As(err, &f) {
+		f = &Fault{Kind: FaultCrash, Detail: err.Error()}
+	}
+	if f.StderrTail == "" && c != nil {
+		f.StderrTail = c.StderrTail()
+	}
+	return f
+}
+
+func ms(d time.Duration) int { return int(d / time.Millisecond) }
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
