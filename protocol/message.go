@@ -201,7 +201,9 @@ func (m *Dealt) AppendLine(b []byte) []byte {
 }
 
 // AppendLine implements Message.
-func (m *Turned) AppendLine(b []byte) []byte { return append(append(b, "turned "...), m.Card.String()...) }
+func (m *Turned) AppendLine(b []byte) []byte {
+	return append(append(b, "turned "...), m.Card.String()...)
+}
 
 // AppendLine implements Message.
 func (m *Said) AppendLine(b []byte) []byte {

@@ -14,7 +14,7 @@ type Result struct {
 	Teams   [2]TeamStats `json:"teams"`
 	Bots    [4]BotStats  `json:"bots"` // per seat N E S W
 	Games   []GameResult `json:"games"`
-	Deals   int          `json:"deals"` // deals played, redeals included
+	Deals   int          `json:"deals"`             // deals played, redeals included
 	Stopped bool         `json:"stopped,omitempty"` // ended early by Config.Stop
 }
 

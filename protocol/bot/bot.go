@@ -47,12 +47,12 @@ const (
 // Decision is one request from the arena.
 type Decision struct {
 	Kind       Kind
-	TimeLeft   time.Duration     // the time this decision may take
-	LegalBids  protocol.Bids     // BidKind
-	LegalCards protocol.CardSet  // PlayKind
-	Trick      []protocol.Card   // PlayKind, ClaimKind: the trick so far (or just finished)
-	Discard    int               // DiscardKind: how many cards to discard
-	Request    protocol.Message  // the request as parsed, for anything else
+	TimeLeft   time.Duration    // the time this decision may take
+	LegalBids  protocol.Bids    // BidKind
+	LegalCards protocol.CardSet // PlayKind
+	Trick      []protocol.Card  // PlayKind, ClaimKind: the trick so far (or just finished)
+	Discard    int              // DiscardKind: how many cards to discard
+	Request    protocol.Message // the request as parsed, for anything else
 }
 
 // Answer is a bot's reply; only the field of the decision's kind is used.
@@ -95,10 +95,10 @@ type State struct {
 	Current []TrickPlay      // the trick in progress
 	Seen    protocol.CardSet // every card played in this deal so far
 
-	LastScore *protocol.Scored  // the previous deal's result
-	Totals    []int             // the running game totals per side, once a game is over
-	LastFault *protocol.Fault   // set when the arena reported a fault of this bot
-	Unknown   []string          // lines of a later protocol revision that this SDK ignored
+	LastScore *protocol.Scored // the previous deal's result
+	Totals    []int            // the running game totals per side, once a game is over
+	LastFault *protocol.Fault  // set when the arena reported a fault of this bot
+	Unknown   []string         // lines of a later protocol revision that this SDK ignored
 }
 
 // Partner returns the bot's partner seat (at a table of four).
