@@ -10,7 +10,7 @@ import (
 const Version = 1
 
 // Message is a line the arena sends to a bot. Events (Dealt, Played, ...) need no answer;
-// requests (BidRequest, PlayRequest, ClaimRequest, DiscardRequest) and the handshake lines
+// requests (BidRequest, PlayRequest, ClaimRequest) and the handshake lines
 // (Klaverjas, Rules) each need exactly one reply line.
 type Message interface {
 	// AppendLine appends the message's line, without the newline, to b.
@@ -118,14 +118,6 @@ type ClaimRequest struct {
 	TimeMS int
 	Trump  Suit
 	Trick  []Card
-}
-
-// DiscardRequest asks a three-player game's Player, who has taken the skart into Hand, for
-// the cards to discard. Reply: Count cards of Hand, separated by commas.
-type DiscardRequest struct {
-	TimeMS int
-	Hand   CardSet
-	Count  int
 }
 
 func appendCards(b []byte, cards []Card) []byte {
@@ -283,17 +275,10 @@ func (m *ClaimRequest) AppendLine(b []byte) []byte {
 	return appendCards(append(b, ' '), m.Trick)
 }
 
-// AppendLine implements Message.
-func (m *DiscardRequest) AppendLine(b []byte) []byte {
-	b = appendInt(append(b, "discard"...), m.TimeMS)
-	b = appendSet(append(b, ' '), m.Hand)
-	return appendInt(b, m.Count)
-}
-
 // IsRequest reports whether the bot must answer m with one line.
 func IsRequest(m Message) bool {
 	switch m.(type) {
-	case *Klaverjas, *Rules, *BidRequest, *PlayRequest, *ClaimRequest, *DiscardRequest:
+	case *Klaverjas, *Rules, *BidRequest, *PlayRequest, *ClaimRequest:
 		return true
 	}
 	return false

@@ -237,9 +237,6 @@ func ParseMessage(line string) (Message, error) {
 	case "claim":
 		m := &ClaimRequest{TimeMS: scan(s, wantNumber, parseNat), Trump: scan(s, wantSuit, ParseSuit), Trick: scan(s, wantCards, parseCardList)}
 		return s.result(m)
-	case "discard":
-		m := &DiscardRequest{TimeMS: scan(s, wantNumber, parseNat), Hand: scan(s, wantCards, parseCardSetToken), Count: scan(s, wantNumber, parseNat)}
-		return s.result(m)
 	default:
 		s.i--
 		s.fail("a message name of spec.md")
@@ -363,19 +360,6 @@ func ParseClaimReply(line string) (int, error) {
 		return 0, &SyntaxError{Line: line, Token: 1, Got: t, Want: "a whole number from 0 to 1000"}
 	}
 	return n, nil
-}
-
-// ParseDiscardReply parses a discard reply: cards separated by commas.
-func ParseDiscardReply(line string) ([]Card, error) {
-	t, s := single(line, wantCards)
-	if s.err != nil {
-		return nil, s.err
-	}
-	cards, err := parseCardList(t)
-	if err != nil || len(cards) == 0 {
-		return nil, &SyntaxError{Line: line, Token: 1, Got: t, Want: "cards separated by commas, e.g. 7C,8D"}
-	}
-	return cards, nil
 }
 
 // IsInfo reports whether a bot line is an info line ("info <text>"): logged, never a reply.

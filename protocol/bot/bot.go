@@ -41,7 +41,6 @@ const (
 	BidKind Kind = iota
 	PlayKind
 	ClaimKind
-	DiscardKind
 )
 
 // Decision is one request from the arena.
@@ -51,16 +50,14 @@ type Decision struct {
 	LegalBids  protocol.Bids    // BidKind
 	LegalCards protocol.CardSet // PlayKind
 	Trick      []protocol.Card  // PlayKind, ClaimKind: the trick so far (or just finished)
-	Discard    int              // DiscardKind: how many cards to discard
 	Request    protocol.Message // the request as parsed, for anything else
 }
 
 // Answer is a bot's reply; only the field of the decision's kind is used.
 type Answer struct {
-	Bid     protocol.Bid
-	Card    protocol.Card
-	Claim   int
-	Discard []protocol.Card
+	Bid   protocol.Bid
+	Card  protocol.Card
+	Claim int
 }
 
 // TrickPlay is one card in a trick with the seat that played it.
@@ -201,21 +198,13 @@ func (s *Session) Handle(line string) (reply string, isRequest bool, err error) 
 	case *protocol.ClaimRequest:
 		a := s.bot.Decide(st, Decision{Kind: ClaimKind, TimeLeft: ms(m.TimeMS), Trick: m.Trick, Request: m})
 		return strconv.Itoa(max(0, a.Claim)), true, nil
-	case *protocol.DiscardRequest:
-		st.Hand = m.Hand
-		a := s.bot.Decide(st, Decision{Kind: DiscardKind, TimeLeft: ms(m.TimeMS), Discard: m.Count, Request: m})
-		cards := make([]string, len(a.Discard))
-		for i, c := range a.Discard {
-			cards[i] = c.String()
-		}
-		return strings.Join(cards, ","), true, nil
 	}
 	return "", false, nil
 }
 
 var known = map[string]bool{"klaverjas": true, "rules": true, "game": true, "dealt": true, "turned": true,
 	"said": true, "trump": true, "played": true, "trick": true, "scored": true, "gameover": true,
-	"fault": true, "quit": true, "bid": true, "play": true, "claim": true, "discard": true}
+	"fault": true, "quit": true, "bid": true, "play": true, "claim": true}
 
 func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 
