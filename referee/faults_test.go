@@ -1,0 +1,222 @@
+package referee
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/klaverjas-arena/arena/protocol"
+	"github.com/klaverjas-arena/arena/referee/rules"
+)
+
+// misbehaving wraps an in-process bot and spoils its answer to the n-th request it gets
+// (counted over all its connections): a wrong card, garbage, or a crash.
+type misbehaving struct {
+	Conn
+	count  *int
+	spoil  func(n int, reply Reply) (Reply, error)
+	starts *int
+}
+
+func (m misbehaving) Exchange(out []byte, wantReply bool, timeout time.Duration) (Reply, error) {
+	r, err := m.Conn.Exchange(out, wantReply, timeout)
+	if err != nil || !wantReply || bytes.HasPrefix(out, []byte("klaverjas")) || bytes.HasPrefix(out, []byte("rules")) {
+		return r, err
+	}
+	*m.count++
+	return m.spoil(*m.count, r)
+}
+
+func misbehave(t *testing.T, spoil func(n int, r Reply) (Reply, error)) (Entrant, *int) {
+	t.Helper()
+	count, starts := 0, 0
+	inner := NewInProcess(randomBot("bad", 9))
+	return Entrant{Name: "bad", Start: func(ctx context.Context) (Conn, error) {
+		starts++
+		c, err := inner(ctx)
+		return misbehaving{Conn: c, count: &count, spoil: spoil, starts: &starts}, err
+	}}, &starts
+}
+
+func records(t *testing.T, log *bytes.Buffer) []DealRecord {
+	t.Helper()
+	var out []DealRecord
+	for line := range strings.SplitSeq(strings.TrimSpace(log.String()), "\n") {
+		var r DealRecord
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Verify(); err != nil {
+			t.Fatalf("deal %d: %v", r.Deal, err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func TestFaultForfeitsDealAndRestarts(t *testing.T) {
+	cases := []struct {
+		name  string
+		kind  FaultKind
+		spoil func(n int, r Reply) (Reply, error)
+	}{
+		{"garbage", FaultGarbage, func(n int, r Reply) (Reply, error) {
+			if n == 5 {
+				r.Line = "\x00\x01 what?"
+			}
+			return r, nil
+		}},
+		{"crash", FaultCrash, func(n int, r Reply) (Reply, error) {
+			if n == 5 {
+				return Reply{}, &Fault{Kind: FaultCrash, Detail: "exit status 2"}
+			}
+			return r, nil
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			bad, starts := misbehave(t, tc.spoil)
+			e := randomEntrants()
+			e[0] = bad
+			rs := rules.Default()
+			rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 4}
+			var log bytes.Buffer
+			res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 1, Log: &log}, e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs := records(t, &log)
+			var faulted []DealRecord
+			for _, r := range recs {
+				if len(r.Faults) > 0 {
+					faulted = append(faulted, r)
+				}
+			}
+			if len(faulted) != 1 || faulted[0].Faults[0].Kind != tc.kind || faulted[0].Result.Outcome != "forfeit" || faulted[0].Result.Offender != "N" {
+				t.Fatalf("faulted deals %+v", faulted)
+			}
+			if s := faulted[0].Result.Score; s[0] != 0 || s[1] < 262 {
+				t.Errorf("forfeit score %v: NS must score 0 and EW 162 + roem + 100", s)
+			}
+			if *starts != 2 {
+				t.Errorf("bot started %d times, want 2 (restarted after the fault)", *starts)
+			}
+			if res.Bots[0].Faults[tc.kind] != 1 || res.Teams[0].Forfeits != 1 {
+				t.Errorf("result faults %v forfeits %d", res.Bots[0].Faults, res.Teams[0].Forfeits)
+			}
+			if len(recs) != 4 {
+				t.Errorf("%d deals logged, want 4: the match goes on", len(recs))
+			}
+		})
+	}
+}
+
+// wrongCard answers, for every play request, a card that is in the hand but not legal when
+// there is one, else a card not in the hand.
+func wrongCard(out []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	req, err := protocol.ParseMessage(lines[len(lines)-1])
+	if err != nil {
+		return ""
+	}
+	p, ok := req.(*protocol.PlayRequest)
+	if !ok {
+		return ""
+	}
+	if bad := p.Hand &^ p.Legal; bad != 0 {
+		return bad.Lowest().String()
+	}
+	return (protocol.FullDeck &^ p.Hand).Lowest().String()
+}
+
+type illegalConn struct{ Conn }
+
+func (c illegalConn) Exchange(out []byte, wantReply bool, timeout time.Duration) (Reply, error) {
+	r, err := c.Conn.Exchange(out, wantReply, timeout)
+	if card := wrongCard(out); card != "" && err == nil {
+		r.Line = card
+	}
+	return r, err
+}
+
+func TestIllegalCardsDisableAfterMaxFaults(t *testing.T) {
+	e := randomEntrants()
+	starts := 0
+	inner := NewInProcess(randomBot("reneger", 3))
+	e[1] = Entrant{Name: "reneger", Start: func(ctx context.Context) (Conn, error) {
+		starts++
+		c, err := inner(ctx)
+		return illegalConn{c}, err
+	}}
+	rs := rules.Default()
+	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 6}
+	var log bytes.Buffer
+	res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 2, Log: &log}, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := records(t, &log)
+	kinds := map[FaultKind]int{}
+	for _, r := range recs {
+		if r.Result.Outcome != "forfeit" || r.Result.Offender != "E" {
+			t.Fatalf("deal %d: outcome %s offender %s, want forfeit by E", r.Deal, r.Result.Outcome, r.Result.Offender)
+		}
+		for _, f := range r.Faults {
+			kinds[f.Kind]++
+		}
+	}
+	if kinds[FaultIllegal] != 3 || kinds[FaultDisabled] != 3 || starts != 3 {
+		t.Errorf("faults %v, starts %d: want 3 illegal (each restarting the bot), then 3 disabled deals without a start", kinds, starts)
+	}
+	if res.Teams[1].Forfeits != 6 || res.Teams[0].Points != 6*262 {
+		t.Errorf("EW forfeits %d, NS points %d", res.Teams[1].Forfeits, res.Teams[0].Points)
+	}
+}
+
+func TestRetryPolicyAsksAgain(t *testing.T) {
+	e := randomEntrants()
+	asked := 0
+	inner := NewInProcess(randomBot("sloppy", 4))
+	e[2] = Entrant{Name: "sloppy", Start: func(ctx context.Context) (Conn, error) {
+		c, err := inner(ctx)
+		return retryConn{Conn: c, asked: &asked}, err
+	}}
+	rs := rules.Default()
+	rs.FaultPolicy = rules.FaultRetry
+	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 2}
+	var log bytes.Buffer
+	res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 5, Log: &log}, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range records(t, &log) {
+		if r.Result.Outcome == "forfeit" {
+			t.Fatalf("deal %d forfeited under the retry policy: %+v", r.Deal, r.Faults)
+		}
+	}
+	if asked == 0 || len(res.Bots[2].Faults) != 0 {
+		t.Errorf("rejections %d, faults %v", asked, res.Bots[2].Faults)
+	}
+}
+
+// retryConn answers garbage to the first request after each rejection-free stretch, then
+// the real answer once it has been told "fault rejected".
+type retryConn struct {
+	Conn
+	asked *int
+}
+
+func (c retryConn) Exchange(out []byte, wantReply bool, timeout time.Duration) (Reply, error) {
+	r, err := c.Conn.Exchange(out, wantReply, timeout)
+	if err != nil || !wantReply || wrongCard(out) == "" {
+		return r, err
+	}
+	if !bytes.Contains(out, []byte("fault rejected")) {
+		*c.asked++
+		r.Line = "nonsense"
+	}
+	return r, nil
+}
