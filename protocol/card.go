@@ -100,8 +100,16 @@ func (c Card) String() string {
 	if !c.Valid() {
 		return "--"
 	}
-	return string([]byte{rankLetters[c.Rank()], suitLetters[c.Suit()]})
+	return cardNames[c]
 }
+
+// cardNames holds the notation of every card, so String never allocates.
+var cardNames = func() (names [NumCards]string) {
+	for c := range Card(NumCards) {
+		names[c] = string([]byte{rankLetters[c.Rank()], suitLetters[c.Suit()]})
+	}
+	return names
+}()
 
 // ParseCard parses card notation: a rank letter (7 8 9 T J Q K A) followed by a suit letter
 // (C D H S). Only upper case is accepted, so every card has exactly one spelling.

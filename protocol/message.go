@@ -3,7 +3,6 @@ package protocol
 import (
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // Version is the protocol version this package speaks.
@@ -303,4 +302,3 @@ func (e *SyntaxError) Error() string {
 // Unwrap returns ErrNotation, so errors.Is(err, ErrNotation) holds for every parse error.
 func (e *SyntaxError) Unwrap() error { return ErrNotation }
 
-func fieldsOf(line string) []string { return strings.Fields(line) }

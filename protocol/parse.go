@@ -5,25 +5,55 @@ import (
 	"strings"
 )
 
-// scanner walks the tokens of one line, recording the first error with its position.
+// scanner walks the space-separated tokens of one line without allocating, recording the
+// first error with its position.
 type scanner struct {
 	line string
-	toks []string
-	i    int
+	pos  int // byte offset of the rest of the line
+	i    int // tokens taken so far
+	last string
 	err  *SyntaxError
 }
 
-func newScanner(line string) *scanner { return &scanner{line: line, toks: fieldsOf(line)} }
+func newScanner(line string) scanner { return scanner{line: line} }
+
+// more reports whether another token follows.
+func (s *scanner) more() bool {
+	for s.pos < len(s.line) && isSpace(s.line[s.pos]) {
+		s.pos++
+	}
+	return s.pos < len(s.line)
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' }
 
 func (s *scanner) fail(want string) {
 	if s.err != nil {
 		return
 	}
-	got := ""
-	if s.i < len(s.toks) {
-		got = s.toks[s.i]
+	got, token := s.last, s.i
+	if token == 0 || got == "" {
+		// Nothing was taken (or the failing token is the next one): report the next token.
+		save := *s
+		token = s.i + 1
+		got = s.take()
+		*s = save
 	}
-	s.err = &SyntaxError{Line: s.line, Token: s.i + 1, Got: got, Want: want}
+	s.err = &SyntaxError{Line: s.line, Token: token, Got: got, Want: want}
+}
+
+// take returns the next token, or "" at the end of the line.
+func (s *scanner) take() string {
+	if !s.more() {
+		return ""
+	}
+	start := s.pos
+	for s.pos < len(s.line) && !isSpace(s.line[s.pos]) {
+		s.pos++
+	}
+	s.i++
+	s.last = s.line[start:s.pos]
+	return s.last
 }
 
 // next returns the next token, or fails with want.
@@ -31,13 +61,12 @@ func (s *scanner) next(want string) string {
 	if s.err != nil {
 		return ""
 	}
-	if s.i >= len(s.toks) {
+	if !s.more() {
+		s.last = ""
 		s.fail(want)
 		return ""
 	}
-	t := s.toks[s.i]
-	s.i++
-	return t
+	return s.take()
 }
 
 // parse reads the next token with p, failing with want.
@@ -49,7 +78,6 @@ func scan[T any](s *scanner, want string, p func(string) (T, error)) T {
 	}
 	v, err := p(t)
 	if err != nil {
-		s.i--
 		s.fail(want)
 		return zero
 	}
@@ -85,8 +113,27 @@ func parseCardList(t string) ([]Card, error) {
 }
 
 func parseCardSetToken(t string) (CardSet, error) {
-	cards, err := parseCardList(t)
-	return SetOf(cards...), err
+	if t == "-" {
+		return 0, nil
+	}
+	var set CardSet
+	for {
+		if len(t) < 2 {
+			return 0, strconv.ErrSyntax
+		}
+		c, err := ParseCard(t[:2])
+		if err != nil || set.Has(c) {
+			return 0, strconv.ErrSyntax
+		}
+		set = set.Add(c)
+		if len(t) == 2 {
+			return set, nil
+		}
+		if t[2] != ',' {
+			return 0, strconv.ErrSyntax
+		}
+		t = t[3:]
+	}
 }
 
 func parseIntList(t string) ([]int, error) {
@@ -112,18 +159,19 @@ func parseSeatOrNone(t string) (Seat, error) {
 	return ParseSeat(t)
 }
 
-// rest returns the remaining tokens joined by single spaces.
+// rest returns the rest of the line with its spaces folded to single spaces.
 func (s *scanner) rest() string {
-	if s.err != nil || s.i >= len(s.toks) {
+	if s.err != nil || !s.more() {
 		return ""
 	}
-	r := strings.Join(s.toks[s.i:], " ")
-	s.i = len(s.toks)
+	r := strings.Join(strings.Fields(s.line[s.pos:]), " ")
+	s.pos = len(s.line)
 	return r
 }
 
 func (s *scanner) end() {
-	if s.err == nil && s.i < len(s.toks) {
+	if s.err == nil && s.more() {
+		s.last = ""
 		s.fail("end of line")
 	}
 }
@@ -149,23 +197,24 @@ const (
 // an error wrapping ErrNotation; a v1 bot should ignore such lines rather than fail, since
 // later minor revisions may add events.
 func ParseMessage(line string) (Message, error) {
-	s := newScanner(line)
+	sc := newScanner(line)
+	s := &sc
 	switch name := s.next("a message name"); name {
 	case "klaverjas":
 		m := &Klaverjas{}
-		for s.i < len(s.toks) {
+		for s.more() {
 			m.Versions = append(m.Versions, scan(s, wantNumber, parseNat))
 		}
 		if len(m.Versions) == 0 {
+			s.last = ""
 			s.fail("a protocol version")
 		}
 		return s.result(m)
 	case "rules":
 		m := &Rules{}
-		for s.i < len(s.toks) {
+		for s.more() {
 			k, v, ok := strings.Cut(s.next(""), "=")
 			if !ok || k == "" {
-				s.i--
 				s.fail("an option as name=value")
 				break
 			}
@@ -195,7 +244,6 @@ func ParseMessage(line string) (Message, error) {
 		switch m.Outcome {
 		case "made", "nat", "forfeit", "redeal":
 		default:
-			s.i--
 			s.fail("an outcome: made, nat, forfeit or redeal")
 		}
 		m.Score, m.Cards, m.Roem = scan(s, wantInts, parseIntList), scan(s, wantInts, parseIntList), scan(s, wantInts, parseIntList)
@@ -212,25 +260,26 @@ func ParseMessage(line string) (Message, error) {
 		return s.result(&Quit{})
 	case "bid":
 		m := &BidRequest{TimeMS: scan(s, wantNumber, parseNat), Hand: scan(s, wantCards, parseCardSetToken)}
-		for s.i < len(s.toks) {
+		for s.more() {
 			b := scan(s, "pass or a suit", ParseBid)
 			if m.Legal.Has(b) {
-				s.i--
 				s.fail("each bid once")
 			}
 			m.Legal = m.Legal.Add(b)
 		}
 		if m.Legal == 0 {
+			s.last = ""
 			s.fail("at least one legal bid")
 		}
 		return s.result(m)
 	case "play":
 		m := &PlayRequest{TimeMS: scan(s, wantNumber, parseNat), Trump: scan(s, wantSuit, ParseSuit), Leader: scan(s, wantSeat, ParseSeat)}
 		m.Trick, m.Hand = scan(s, wantCards, parseCardList), scan(s, wantCards, parseCardSetToken)
-		for s.i < len(s.toks) {
+		for s.more() {
 			m.Legal = m.Legal.Add(scan(s, wantCard, ParseCard))
 		}
 		if m.Legal == 0 {
+			s.last = ""
 			s.fail("at least one legal card")
 		}
 		return s.result(m)
@@ -238,7 +287,6 @@ func ParseMessage(line string) (Message, error) {
 		m := &ClaimRequest{TimeMS: scan(s, wantNumber, parseNat), Trump: scan(s, wantSuit, ParseSuit), Trick: scan(s, wantCards, parseCardList)}
 		return s.result(m)
 	default:
-		s.i--
 		s.fail("a message name of spec.md")
 		return nil, s.err
 	}
@@ -271,9 +319,9 @@ func ValidBotName(name string) bool {
 
 // ParseHello parses the bot's hello line.
 func ParseHello(line string) (*Hello, error) {
-	s := newScanner(line)
+	sc := newScanner(line)
+	s := &sc
 	if s.next("hello") != "hello" {
-		s.i--
 		s.fail("hello")
 	}
 	h := &Hello{Version: scan(s, "a protocol version", parseNat)}
@@ -298,7 +346,8 @@ type RulesReply struct {
 
 // ParseRulesReply parses "ok" or "refuse <reason>".
 func ParseRulesReply(line string) (*RulesReply, error) {
-	s := newScanner(line)
+	sc := newScanner(line)
+	s := &sc
 	switch s.next("ok or refuse") {
 	case "ok":
 		s.end()
@@ -306,7 +355,6 @@ func ParseRulesReply(line string) (*RulesReply, error) {
 		r := &RulesReply{Refuse: true, Reason: s.rest()}
 		return r, nil
 	default:
-		s.i--
 		s.fail("ok or refuse <reason>")
 	}
 	if s.err != nil {
@@ -316,18 +364,19 @@ func ParseRulesReply(line string) (*RulesReply, error) {
 }
 
 // single returns the only token of a reply line.
-func single(line, want string) (string, *scanner) {
-	s := newScanner(line)
+func single(line, want string) (string, *SyntaxError) {
+	sc := newScanner(line)
+	s := &sc
 	t := s.next(want)
 	s.end()
-	return t, s
+	return t, s.err
 }
 
 // ParseBidReply parses a bid reply: "pass" or a suit letter.
 func ParseBidReply(line string) (Bid, error) {
-	t, s := single(line, "pass or a suit C D H S")
-	if s.err != nil {
-		return BidPass, s.err
+	t, serr := single(line, "pass or a suit C D H S")
+	if serr != nil {
+		return BidPass, serr
 	}
 	b, err := ParseBid(t)
 	if err != nil {
@@ -338,9 +387,9 @@ func ParseBidReply(line string) (Bid, error) {
 
 // ParseCardReply parses a play reply: one card.
 func ParseCardReply(line string) (Card, error) {
-	t, s := single(line, wantCard)
-	if s.err != nil {
-		return NoCard, s.err
+	t, serr := single(line, wantCard)
+	if serr != nil {
+		return NoCard, serr
 	}
 	c, err := ParseCard(t)
 	if err != nil {
@@ -351,9 +400,9 @@ func ParseCardReply(line string) (Card, error) {
 
 // ParseClaimReply parses a claim reply: a whole number of roem points (at most 1000).
 func ParseClaimReply(line string) (int, error) {
-	t, s := single(line, wantNumber)
-	if s.err != nil {
-		return 0, s.err
+	t, serr := single(line, wantNumber)
+	if serr != nil {
+		return 0, serr
 	}
 	n, err := parseNat(t)
 	if err != nil || n > 1000 {

@@ -71,15 +71,18 @@ type seat struct {
 
 // match is one running match.
 type match struct {
-	ctx    context.Context
-	cfg    Config
-	seats  []*seat
-	result *Result
-	trace  *tracer
-	deal   rules.Deal
-	rec    *DealRecord
-	seen   announced
-	specs  *specCursor
+	ctx      context.Context
+	cfg      Config
+	seats    []*seat
+	result   *Result
+	trace    *tracer
+	deal     rules.Deal
+	rec      *DealRecord
+	seen     announced
+	last     lastAction // the decision just made, for announce
+	requests requests
+	events   []protocol.Message // announce's buffer
+	specs    *specCursor
 }
 
 // Run plays a match between the entrants (N, E, S, W) and returns its result. Bot failures
@@ -256,6 +259,12 @@ func (m *match) playDeal(setup rules.Setup, pair int, mirror bool, game, dealNo,
 	return m.writeRecord()
 }
 
+// lastAction is the last bid or card, as the event that announces it.
+type lastAction struct {
+	said   protocol.Said
+	played protocol.Played
+}
+
 // announced counts what the seats have been told of the current deal.
 type announced struct {
 	actions, turned, tricks int
@@ -266,15 +275,13 @@ type announced struct {
 // or card, turned pile cards, the trump, finished tricks (after their roem claim).
 func (m *match) announce() {
 	d, seen := &m.deal, &m.seen
-	var events []protocol.Message
+	events := m.events[:0]
 	if n := len(m.rec.Actions); n > seen.actions {
-		a := m.rec.Actions[n-1]
-		seat, _ := protocol.ParseSeat(a.Seat)
-		if b, err := protocol.ParseBid(a.Bid); err == nil {
-			events = append(events, &protocol.Said{Seat: seat, Bid: b})
-		}
-		if c, err := protocol.ParseCard(a.Card); err == nil {
-			events = append(events, &protocol.Played{Seat: seat, Card: c})
+		switch {
+		case m.last.said.Seat != protocol.NoSeat:
+			events = append(events, &m.last.said)
+		case m.last.played.Seat != protocol.NoSeat:
+			events = append(events, &m.last.played)
 		}
 		seen.actions = n
 	}
@@ -297,6 +304,7 @@ func (m *match) announce() {
 			s.queue(e)
 		}
 	}
+	m.events = events
 }
 
 // decide asks the seat to move for its decision and applies it; a non-nil fault forfeits.
@@ -307,16 +315,16 @@ func (m *match) decide(s *seat) *Fault {
 		timeout := timeLeft + m.cfg.Time.Grace
 		s.queue(req)
 		out := s.pending
-		s.pending = nil
 		m.trace.out(s, out)
 		reply, err := s.conn.Exchange(out, true, timeout)
+		s.pending = out[:0] // connections do not keep what they were given
 		if err != nil {
 			return asFault(err, s.conn)
 		}
 		m.trace.in(s, reply)
 		m.charge(s, reply)
 		a := Action{Seat: s.pos.String(), MS: float64(reply.Wall.Microseconds()) / 1000, CPUMS: float64(reply.CPU.Microseconds()) / 1000}
-		fault := m.apply(d, reply.Line, &a)
+		fault := m.apply(d, s.pos, reply.Line, &a)
 		if fault == nil {
 			m.rec.Actions = append(m.rec.Actions, a)
 			return nil
@@ -336,19 +344,30 @@ func (m *match) request(s *seat) (protocol.Message, time.Duration) {
 		left = min(left, max(s.bank, 0))
 	}
 	t := ms(left)
+	r := &m.requests
 	switch d.Phase() {
 	case rules.PhaseBidding:
-		return &protocol.BidRequest{TimeMS: t, Hand: d.Hand(s.pos), Legal: d.LegalBids()}, left
+		r.bid = protocol.BidRequest{TimeMS: t, Hand: d.Hand(s.pos), Legal: d.LegalBids()}
+		return &r.bid, left
 	case rules.PhaseClaim:
-		last := d.Tricks()[len(d.Tricks())-1]
-		return &protocol.ClaimRequest{TimeMS: t, Trump: d.Trump(), Trick: last.Cards[:last.N]}, left
+		last := &d.Tricks()[len(d.Tricks())-1]
+		r.claim = protocol.ClaimRequest{TimeMS: t, Trump: d.Trump(), Trick: last.Cards[:last.N]}
+		return &r.claim, left
 	}
 	tr := d.Trick()
-	return &protocol.PlayRequest{TimeMS: t, Trump: d.Trump(), Leader: tr.Leader, Trick: tr.Cards[:tr.N], Hand: d.Hand(s.pos), Legal: d.Legal()}, left
+	r.play = protocol.PlayRequest{TimeMS: t, Trump: d.Trump(), Leader: tr.Leader, Trick: tr.Cards[:tr.N], Hand: d.Hand(s.pos), Legal: d.Legal()}
+	return &r.play, left
+}
+
+// requests holds the match's request messages, reused from decision to decision.
+type requests struct {
+	bid   protocol.BidRequest
+	play  protocol.PlayRequest
+	claim protocol.ClaimRequest
 }
 
 // apply parses a reply and applies it to the deal, filling in the action.
-func (m *match) apply(d *rules.Deal, line string, a *Action) *Fault {
+func (m *match) apply(d *rules.Deal, seat protocol.Seat, line string, a *Action) *Fault {
 	garbage := func(err error) *Fault { return &Fault{Kind: FaultGarbage, Detail: err.Error()} }
 	switch d.Phase() {
 	case rules.PhaseBidding:
@@ -360,6 +379,7 @@ func (m *match) apply(d *rules.Deal, line string, a *Action) *Fault {
 			return &Fault{Kind: FaultIllegal, Detail: err.Error()}
 		}
 		a.Bid = b.String()
+		m.last = lastAction{said: protocol.Said{Seat: seat, Bid: b}, played: protocol.Played{Seat: protocol.NoSeat}}
 	case rules.PhaseClaim:
 		n, err := protocol.ParseClaimReply(line)
 		if err != nil {
@@ -369,6 +389,7 @@ func (m *match) apply(d *rules.Deal, line string, a *Action) *Fault {
 			return &Fault{Kind: FaultIllegal, Detail: err.Error()}
 		}
 		a.Claim = &n
+		m.last = lastAction{said: protocol.Said{Seat: protocol.NoSeat}, played: protocol.Played{Seat: protocol.NoSeat}}
 	default:
 		c, err := protocol.ParseCardReply(line)
 		if err != nil {
@@ -378,6 +399,7 @@ func (m *match) apply(d *rules.Deal, line string, a *Action) *Fault {
 			return &Fault{Kind: FaultIllegal, Detail: err.Error()}
 		}
 		a.Card = c.String()
+		m.last = lastAction{said: protocol.Said{Seat: protocol.NoSeat}, played: protocol.Played{Seat: seat, Card: c}}
 	}
 	return nil
 }
