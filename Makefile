@@ -36,6 +36,8 @@ FUZZTIME ?= 30s
 fuzz:
 	$(GO) test ./protocol -run '^$$' -fuzz '^FuzzParseCard$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./protocol -run '^$$' -fuzz '^FuzzParseCardSet$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./protocol -run '^$$' -fuzz '^FuzzParseMessage$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./protocol -run '^$$' -fuzz '^FuzzLineReader$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./referee/rules -run '^$$' -fuzz '^FuzzParseJSON$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./referee/rules -run '^$$' -fuzz '^FuzzParseTOML$$' -fuzztime $(FUZZTIME)
 

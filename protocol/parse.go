@@ -202,7 +202,7 @@ func ParseMessage(line string) (Message, error) {
 	switch name := s.next("a message name"); name {
 	case "klaverjas":
 		m := &Klaverjas{}
-		for s.more() {
+		for s.err == nil && s.more() {
 			m.Versions = append(m.Versions, scan(s, wantNumber, parseNat))
 		}
 		if len(m.Versions) == 0 {
@@ -212,7 +212,7 @@ func ParseMessage(line string) (Message, error) {
 		return s.result(m)
 	case "rules":
 		m := &Rules{}
-		for s.more() {
+		for s.err == nil && s.more() {
 			k, v, ok := strings.Cut(s.next(""), "=")
 			if !ok || k == "" {
 				s.fail("an option as name=value")
@@ -260,7 +260,7 @@ func ParseMessage(line string) (Message, error) {
 		return s.result(&Quit{})
 	case "bid":
 		m := &BidRequest{TimeMS: scan(s, wantNumber, parseNat), Hand: scan(s, wantCards, parseCardSetToken)}
-		for s.more() {
+		for s.err == nil && s.more() {
 			b := scan(s, "pass or a suit", ParseBid)
 			if m.Legal.Has(b) {
 				s.fail("each bid once")
@@ -275,7 +275,7 @@ func ParseMessage(line string) (Message, error) {
 	case "play":
 		m := &PlayRequest{TimeMS: scan(s, wantNumber, parseNat), Trump: scan(s, wantSuit, ParseSuit), Leader: scan(s, wantSeat, ParseSeat)}
 		m.Trick, m.Hand = scan(s, wantCards, parseCardList), scan(s, wantCards, parseCardSetToken)
-		for s.more() {
+		for s.err == nil && s.more() {
 			m.Legal = m.Legal.Add(scan(s, wantCard, ParseCard))
 		}
 		if m.Legal == 0 {
