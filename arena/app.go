@@ -2,6 +2,9 @@ package main
 
 import (
 	"io"
+	"os"
+
+	"github.com/rs/zerolog"
 
 	"github.com/urfave/cli/v2"
 )
@@ -17,7 +20,18 @@ func newApp(out, errOut io.Writer) *cli.App {
 		HideHelpCommand: true,
 		Commands: []*cli.Command{
 			demoCommand(),
+			matchCommand(),
 			rulesCommand(),
 		},
 	}
+}
+
+// logger returns the arena's logger: human-readable lines on w at the level named by
+// ARENA_LOG_LEVEL (default warn).
+func logger(w io.Writer) zerolog.Logger {
+	level, err := zerolog.ParseLevel(os.Getenv("ARENA_LOG_LEVEL"))
+	if err != nil || level == zerolog.NoLevel {
+		level = zerolog.WarnLevel
+	}
+	return zerolog.New(zerolog.ConsoleWriter{Out: w, TimeFormat: "15:04:05", NoColor: os.Getenv("NO_COLOR") != ""}).Level(level).With().Timestamp().Logger()
 }

@@ -13,7 +13,8 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := newApp(os.Stdout, os.Stderr).RunContext(ctx, os.Args); err != nil {
+	app := newApp(os.Stdout, os.Stderr)
+	if err := app.RunContext(ctx, flagsFirst(app, os.Args)); err != nil {
 		fmt.Fprintln(os.Stderr, "arena:", err)
 		os.Exit(1)
 	}
