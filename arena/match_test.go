@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/klaverjas-arena/arena/referee"
+)
+
+// hostileBot is a bash bot that plays its first legal choice until its third play request,
+// then does what misbehave says. Every process it starts carries its directory in its
+// command line or environment, so the test can look for survivors.
+const hostileBot = `#!/usr/bin/env bash
+n=0
+while read -r kind rest; do
+  set -- $rest
+  case $kind in
+    klaverjas) echo "hello 1 hostile tests" ;;
+    rules) RULES_ANSWER ;;
+    bid) shift 2; echo "$1" ;;
+    play)
+      n=$((n+1))
+      if [ $n -ge 3 ]; then
+        MISBEHAVE
+      fi
+      shift 5; echo "$1" ;;
+    claim) echo 0 ;;
+    quit) exit 0 ;;
+  esac
+done
+`
+
+// notHeld prints a card that is neither in the hand ($5) nor in the trick ($4).
+const notHeld = `for c in 7C 8C 9C TC JC QC KC AC 7D 8D 9D TD JD QD KD AD 7H 8H 9H TH JH QH KH AH 7S 8S 9S TS JS QS KS AS; do
+          case ",$5,$4," in *",$c,"*) ;; *) echo "$c"; break ;; esac
+        done; continue`
+
+func writeBot(t *testing.T, dir, name, misbehave, rulesAnswer string) string {
+	t.Helper()
+	script := strings.NewReplacer("MISBEHAVE", misbehave, "RULES_ANSWER", rulesAnswer).Replace(hostileBot)
+	path := filepath.Join(dir, name+".sh")
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// runArena runs the arena command line in this process and returns stdout, stderr and the error.
+func runArena(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	app := newApp(&out, &errOut)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	err := app.RunContext(ctx, flagsFirst(app, append([]string{"arena"}, args...)))
+	return out.String(), errOut.String(), err
+}
+
+// survivors lists processes whose command line or environment mention marker.
+func survivors(marker string) []string {
+	var found []string
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, p := range procs {
+		for _, f := range []string{"cmdline", "environ"} {
+			data, err := os.ReadFile(filepath.Join(p, f))
+			if err == nil && bytes.Contains(data, []byte(marker)) {
+				cmd, _ := os.ReadFile(filepath.Join(p, "cmdline"))
+				found = append(found, fmt.Sprintf("%s: %s", p, bytes.ReplaceAll(cmd, []byte{0}, []byte{' '})))
+				break
+			}
+		}
+	}
+	return found
+}
+
+func TestMatchHostileBots(t *testing.T) {
+	if _, err := os.Stat("/bin/bash"); err != nil {
+		t.Skip("bash is not installed: the hostile bots are bash scripts")
+	}
+	cases := []struct {
+		name      string
+		misbehave string
+		kind      referee.FaultKind
+	}{
+		{"crash", "exit 3", referee.FaultCrash},
+		{"timeout", "sleep 30", referee.FaultTimeout},
+		{"garbage", `printf '\001\002 not a card\n'; continue`, referee.FaultGarbage},
+		{"wrong-token", `echo "I play the ace"; continue`, referee.FaultGarbage},
+		{"illegal", notHeld, referee.FaultIllegal},
+		{"info-flood", `yes "info spam"`, referee.FaultFlood},
+		{"long-line", `head -c 100000 /dev/zero | tr '\0' x; echo; continue`, referee.FaultGarbage},
+		{"closes-stdout", "exec >&-; sleep 30", referee.FaultCrash},
+		{"escapes-setsid", `setsid bash -c "sleep 300" </dev/null >/dev/null 2>&1 & sleep 30`, referee.FaultTimeout},
+		{"stderr-flood", `head -c 30000000 /dev/zero >&2; shift 5; echo "$1"; continue`, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			bad := writeBot(t, dir, "bad", tc.misbehave, "echo ok")
+			good := writeBot(t, dir, "good", ":", "echo ok")
+			var before runtime.MemStats
+			runtime.ReadMemStats(&before)
+			out, errOut, err := runArena(t, "match", "bash "+bad, "bash "+good, "--games", "1", "--duplicate=false",
+				"-o", "game_end=deals:3", "--time", "300ms", "--seed", "7", "--json", "--log", filepath.Join(dir, "log.jsonl"))
+			if err != nil {
+				t.Fatalf("arena error (bot faults must not be arena errors): %v\n%s", err, errOut)
+			}
+			var res referee.Result
+			if err := json.Unmarshal([]byte(out), &res); err != nil {
+				t.Fatalf("result JSON: %v\n%s", err, out)
+			}
+			if len(res.Games) != 1 || res.Games[0].Deals != 3 {
+				t.Fatalf("match did not finish: %+v", res.Games)
+			}
+			for _, s := range []int{1, 3} {
+				if len(res.Bots[s].Faults) > 0 {
+					t.Errorf("the good bot at seat %d faulted: %v", s, res.Bots[s].Faults)
+				}
+			}
+			faults := res.Bots[0].Faults[tc.kind] + res.Bots[2].Faults[tc.kind]
+			switch {
+			case tc.kind == "" && res.Teams[0].Forfeits != 0:
+				t.Errorf("a stderr flood is not a fault, got %v %v", res.Bots[0].Faults, res.Bots[2].Faults)
+			case tc.kind != "" && (faults == 0 || res.Teams[0].Forfeits != faults || res.Teams[1].Forfeits != 0):
+				t.Errorf("faults N %v S %v, forfeits %d/%d: want %s faults costing NS only", res.Bots[0].Faults, res.Bots[2].Faults, res.Teams[0].Forfeits, res.Teams[1].Forfeits, tc.kind)
+			}
+			var after runtime.MemStats
+			runtime.ReadMemStats(&after)
+			if grown := int64(after.HeapInuse) - int64(before.HeapInuse); grown > 64<<20 {
+				t.Errorf("arena heap grew by %d MiB", grown>>20)
+			}
+			deadline := time.Now().Add(3 * time.Second)
+			for len(survivors(dir)) > 0 && time.Now().Before(deadline) {
+				time.Sleep(50 * time.Millisecond)
+			}
+			if s := survivors(dir); len(s) > 0 {
+				t.Errorf("bot processes survived the match:\n%s", strings.Join(s, "\n"))
+			}
+			log, err := os.ReadFile(filepath.Join(dir, "log.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, line := range strings.Split(strings.TrimSpace(string(log)), "\n") {
+				var rec referee.DealRecord
+				if err := json.Unmarshal([]byte(line), &rec); err != nil {
+					t.Fatalf("log line %d: %v", i+1, err)
+				}
+				if err := rec.Verify(); err != nil {
+					t.Errorf("log line %d: %v", i+1, err)
+				}
+			}
+		})
+	}
+}
+
+func TestMatchRefusedRuleset(t *testing.T) {
+	dir := t.TempDir()
+	picky := writeBot(t, dir, "picky", ":", `echo "refuse only amsterdams, sorry"`)
+	good := writeBot(t, dir, "good", ":", "echo ok")
+	_, _, err := runArena(t, "match", "bash "+picky, "bash "+good, "--games", "1")
+	if err == nil || !strings.Contains(err.Error(), "only amsterdams, sorry") {
+		t.Fatalf("err = %v, want the bot's refusal", err)
+	}
+	if s := survivors(dir); len(s) > 0 {
+		t.Errorf("survivors: %v", s)
+	}
+}
+
+func TestMatchConfigErrorsAllReported(t *testing.T) {
+	_, _, err := runArena(t, "match", "/no/such/bot", "'unclosed", "--games", "0", "-o", "bidding=blind", "--affinity", "everywhere")
+	if err == nil {
+		t.Fatal("bad configuration accepted")
+	}
+	for _, want := range []string{"/no/such/bot", "unclosed", "--games", "bidding", "--affinity"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not mention %q:\n%v", want, err)
+		}
+	}
+}
