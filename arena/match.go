@@ -46,6 +46,7 @@ func matchCommand() *cli.Command {
 			&cli.StringFlag{Name: "log", Usage: "append every deal to this JSON-lines `FILE` (spec.md §12)"},
 			&cli.StringFlag{Name: "trace", Usage: "write every protocol line to and from every bot to `FILE`"},
 			&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"},
+			&cli.StringFlag{Name: "sprt", Usage: "stop as soon as a sequential test decides: `elo0=X,elo1=Y[,alpha=A,beta=B,normalized]`; --games is then the most pairs to play"},
 			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement of the bots: shared (all on one CPU with the arena), spread, or none"},
 		),
 		Action: runMatch,
@@ -58,6 +59,12 @@ func runMatch(c *cli.Context) error {
 		return err
 	}
 	defer closeFiles()
+	var sprt *sprtRun
+	if text := c.String("sprt"); text != "" {
+		sc, _ := parseSPRT(text) // checked in matchSetup
+		sprt = newSPRTRun(sc)
+		cfg.Stop = sprt.stop
+	}
 	res, err := referee.Run(c.Context, cfg, entrants)
 	if res != nil {
 		if c.Bool("json") {
@@ -68,6 +75,9 @@ func runMatch(c *cli.Context) error {
 			}
 		} else {
 			printMatch(c.App.Writer, cfg, res)
+			if sprt != nil {
+				sprt.report(c.App.Writer, res.Bots[0].Name, res.Bots[1].Name)
+			}
 		}
 	}
 	return err
@@ -150,6 +160,14 @@ func matchSetup(c *cli.Context) (referee.Config, [4]referee.Entrant, func(), err
 			if err != nil {
 				fail(err)
 			}
+		}
+	}
+	if text := c.String("sprt"); text != "" {
+		if _, err := parseSPRT(text); err != nil {
+			fail(err)
+		}
+		if !cfg.Duplicate {
+			fail(errors.New("--sprt tests duplicate pairs: it needs --duplicate"))
 		}
 	}
 	cpus, err := placement(c.String("affinity"))

@@ -186,3 +186,24 @@ func TestMatchConfigErrorsAllReported(t *testing.T) {
 		}
 	}
 }
+
+func TestMatchSPRTStopsEarly(t *testing.T) {
+	dir := t.TempDir()
+	good := writeBot(t, dir, "good", ":", "echo ok")
+	reneger := writeBot(t, dir, "reneger", notHeld, "echo ok")
+	out, errOut, err := runArena(t, "match", "bash "+good, "bash "+reneger, "--games", "50", "-o", "game_end=deals:2",
+		"--sprt", "elo0=0,elo1=200", "--seed", "1")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	if !strings.Contains(out, "SPRT H1 accepted: good") {
+		t.Fatalf("no H1 decision for the good bot:\n%s", out)
+	}
+	var pairs int
+	if _, err := fmt.Sscanf(out[strings.Index(out, " after ")+1:], "after %d pairs", &pairs); err != nil || pairs >= 10 || pairs < 2 {
+		t.Errorf("stopped after %d pairs (%v), want an early stop", pairs, err)
+	}
+	if _, _, err := runArena(t, "match", "bash "+good, "bash "+good, "--sprt", "elo0=10,elo1=0,alpha=2"); err == nil {
+		t.Error("a bad --sprt was accepted")
+	}
+}

@@ -139,6 +139,33 @@ func (r *Result) PairShares() []float64 {
 	return shares
 }
 
+// PairGameScores returns, for the same pairs as PairShares, team 0's game score over the
+// pair's two games (win 1, draw ½, loss 0 each).
+func (r *Result) PairGameScores() []float64 {
+	var scores []float64
+	for i := 0; i+1 < len(r.Games); i++ {
+		a, b := r.Games[i], r.Games[i+1]
+		if a.Pair != b.Pair || a.Mirror || !b.Mirror {
+			continue
+		}
+		if a.Totals[0]+a.Totals[1]+b.Totals[0]+b.Totals[1] > 0 {
+			scores = append(scores, gameScore(a.Winner)+gameScore(b.Winner))
+		}
+		i++
+	}
+	return scores
+}
+
+func gameScore(winner int) float64 {
+	switch winner {
+	case 0:
+		return 1
+	case -1:
+		return 0.5
+	}
+	return 0
+}
+
 // marshalLine encodes v as one JSON line.
 func marshalLine(v any) ([]byte, error) {
 	b, err := json.Marshal(v)
