@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"testing"
+
+	"github.com/klaverjas-arena/arena/protocol"
+	"github.com/klaverjas-arena/arena/protocol/bot"
+	"github.com/klaverjas-arena/arena/referee"
+	"github.com/klaverjas-arena/arena/referee/rules"
+)
+
+// TestPlaysEveryPreset plays the random bot against itself under every preset and checks
+// that it never faults; nku_rotterdams_tournament also exercises its roem claims.
+func TestPlaysEveryPreset(t *testing.T) {
+	for _, preset := range rules.PresetNames() {
+		t.Run(preset, func(t *testing.T) {
+			rs, err := rules.Preset(preset)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var e [4]referee.Entrant
+			for i := range e {
+				e[i] = referee.Entrant{Name: "random", Start: referee.NewInProcess(newBot(uint64(i + 1)))}
+			}
+			res, err := referee.Run(context.Background(), referee.Config{Rules: rs, Games: 1, Duplicate: true, Seed: 9}, e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, b := range res.Bots {
+				if len(b.Faults) > 0 {
+					t.Errorf("faulted: %v", b.Faults)
+				}
+			}
+		})
+	}
+}
+
+// TestClaimsHonestly checks the claim: all the roem in the trick, as the rules count it.
+func TestClaimsHonestly(t *testing.T) {
+	rs, _ := rules.Preset("nku_rotterdams_tournament")
+	opts := map[string]string{}
+	for _, kv := range rs.Options() {
+		opts[kv[0]] = kv[1]
+	}
+	var trick []protocol.Card
+	for _, text := range []string{"QD", "KD", "AD", "7C"} {
+		c, err := protocol.ParseCard(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trick = append(trick, c)
+	}
+	b := newBot(1)
+	s := &bot.State{Options: opts, Trump: protocol.Diamonds}
+	if got := b.Decide(s, bot.Decision{Kind: bot.ClaimKind, Trick: trick}).Claim; got != 40 {
+		t.Errorf("claim for %v with diamonds trumps: %d, want 40 (a run of three and the stuk)", trick, got)
+	}
+}
