@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin
 
-.PHONY: demo test check fmt-check vet staticcheck unit bench fuzz build clean
+.PHONY: demo test fmt-check vet staticcheck unit python bench fuzz build clean
 
 build:
 	$(GO) build -o $(BIN)/arena ./arena
@@ -11,8 +11,9 @@ build:
 demo: build
 	$(BIN)/arena demo --seed 1
 
-## test: every check CI runs: formatting, vet, staticcheck, and the race-enabled tests.
-test: fmt-check vet staticcheck unit
+## test: every check CI runs: formatting, vet, staticcheck, the race-enabled Go tests and the
+## Python SDK's tests (which also run the shell and JavaScript bots).
+test: fmt-check vet staticcheck unit python
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -26,6 +27,9 @@ staticcheck:
 
 unit:
 	$(GO) test -race -shuffle=on -timeout 20m ./...
+
+python:
+	python3 -m unittest discover -s examplebots/python -p 'test_*.py'
 
 ## bench: every benchmark, with the figures BENCHMARKS.md records.
 bench:

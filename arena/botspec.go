@@ -18,7 +18,7 @@ import (
 type botSpec struct {
 	Name     string            `toml:"name"`
 	Cmd      []string          `toml:"cmd"`
-	Dir      string            `toml:"dir"`
+	Dir      string            `toml:"dir"` // working directory (bots file: relative to the file)
 	Env      map[string]string `toml:"env"`
 	Decision duration          `toml:"decision"` // overrides the match's per-decision time
 	Stderr   string            `toml:"stderr"`   // file to append the bot's stderr to
@@ -66,7 +66,8 @@ func loadBots(path string) (map[string]botSpec, error) {
 		if _, dup := bots[b.Name]; dup {
 			errs = append(errs, fmt.Errorf("bots file %s: two bots are named %q", path, b.Name))
 		}
-		if b.Dir != "" && !filepath.IsAbs(b.Dir) {
+		// A bot runs in its dir, relative to the bots file; by default the file's directory.
+		if !filepath.IsAbs(b.Dir) {
 			b.Dir = filepath.Join(filepath.Dir(path), b.Dir)
 		}
 		if err := b.check(); err != nil {
@@ -90,7 +91,12 @@ func resolveBot(arg string, bots map[string]botSpec) (botSpec, error) {
 	if len(words) == 0 {
 		return botSpec{}, fmt.Errorf("bot %q: empty command", arg)
 	}
-	b := botSpec{Name: botName(words), Cmd: words}
+	// A bot given as a command runs in the current directory, like the command would.
+	dir, err := os.Getwd()
+	if err != nil {
+		return botSpec{}, err
+	}
+	b := botSpec{Name: botName(words), Cmd: words, Dir: dir}
 	return b, b.check()
 }
 

@@ -80,6 +80,8 @@ func TestFaultForfeitsDealAndRestarts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			bad, starts := misbehave(t, tc.spoil)
 			e := randomEntrants()
+			var seen []string
+			bad.Start = recorded(bad.Start, &seen)
 			e[0] = bad
 			rs := rules.Default()
 			rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 4}
@@ -109,6 +111,12 @@ func TestFaultForfeitsDealAndRestarts(t *testing.T) {
 			}
 			if len(recs) != 4 {
 				t.Errorf("%d deals logged, want 4: the match goes on", len(recs))
+			}
+			// The restarted bot is told its game and seat again after the handshake.
+			restart := strings.Join(seen, "\n")
+			restart = restart[strings.LastIndex(restart, "< klaverjas"):]
+			if g, d := strings.Index(restart, "< game 1 N 1000 0 0"), strings.Index(restart, "< dealt "); g < 0 || d < g {
+				t.Errorf("restarted bot was not told its game before the next deal:\n%s", restart)
 			}
 		})
 	}

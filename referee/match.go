@@ -62,7 +62,8 @@ type seat struct {
 	entrant  Entrant
 	name     string // from hello; the entrant's name until then
 	conn     Conn
-	pending  []byte // lines the bot has not been sent yet
+	pending  []byte        // lines the bot has not been sent yet
+	game     protocol.Game // the current game's start, told again to a restarted bot
 	faults   int
 	disabled bool
 	bank     time.Duration
@@ -165,7 +166,8 @@ func (m *match) playGame(pair int, mirror bool, number int, firstDealer protocol
 	g := rules.NewGame(&m.cfg.Rules, firstDealer)
 	for _, s := range m.seats {
 		s.bank = m.cfg.Time.Bank
-		s.queue(&protocol.Game{Number: number, Seat: s.pos, DecisionMS: ms(m.cfg.Time.Decision), BankMS: ms(m.cfg.Time.Bank), IncrementMS: ms(m.cfg.Time.Increment)})
+		s.game = protocol.Game{Number: number, Seat: s.pos, DecisionMS: ms(m.cfg.Time.Decision), BankMS: ms(m.cfg.Time.Bank), IncrementMS: ms(m.cfg.Time.Increment)}
+		s.queue(&s.game)
 	}
 	gr := GameResult{Pair: pair, Mirror: mirror, Number: number}
 	for dealNo, attempt := 1, 0; !g.Over(); {
@@ -235,6 +237,9 @@ func (m *match) playDeal(setup rules.Setup, pair int, mirror bool, game, dealNo,
 		s := m.seats[d.ToMove()]
 		if err := m.ensureRunning(s); err != nil {
 			return err
+		}
+		if d.Phase() == rules.PhaseDone {
+			break // the bot could not be started: the deal is forfeited
 		}
 		if s.disabled {
 			m.forfeit(s, &Fault{Kind: FaultDisabled, Detail: fmt.Sprintf("%d faults in this match: its deals are forfeited", s.faults)})
@@ -429,10 +434,12 @@ func (m *match) forfeit(s *seat, f *Fault) {
 		_ = s.conn.Stop(500 * time.Millisecond)
 		s.conn = nil
 	}
-	s.pending = nil
 	if s.faults >= m.cfg.MaxFaults {
 		s.disabled = true
 	}
+	// The next start of the bot begins with the game it is in.
+	s.pending = s.pending[:0]
+	s.queue(&s.game)
 }
 
 // ensureRunning starts the seat's bot if it is not running, with the handshake and the
@@ -441,8 +448,6 @@ func (m *match) ensureRunning(s *seat) error {
 	if s.conn != nil || s.disabled {
 		return nil
 	}
-	pending := s.pending
-	s.pending = nil
 	conn, err := s.entrant.Start(m.ctx)
 	if err != nil {
 		m.startFault(s, &Fault{Kind: FaultStart, Detail: err.Error()})
@@ -457,8 +462,6 @@ func (m *match) ensureRunning(s *seat) error {
 		}
 		return err
 	}
-	// A restarted bot is told the game again, then what it missed of this deal.
-	s.pending = append(s.pending, pending...)
 	return nil
 }
 
@@ -545,6 +548,9 @@ func (m *match) writeRecord() error {
 }
 
 func (s *seat) queue(msg protocol.Message) {
+	if s.disabled {
+		return // it will not be started again
+	}
 	s.pending = append(msg.AppendLine(s.pending), '\n')
 }
 

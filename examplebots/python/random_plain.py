@@ -1,0 +1,14 @@
+"""random_plain.py - a Klaverjas bot in plain Python (no SDK): a random legal answer to every
+request, as in spec.md section 1. The requests carry everything needed, so it keeps no state."""
+import random
+import sys
+
+for line in sys.stdin:
+    w = line.split()
+    reply = {"klaverjas": lambda: "hello 1 random-py examplebots", "rules": lambda: "ok",
+             "bid": lambda: random.choice(w[3:]), "play": lambda: random.choice(w[6:]),
+             "claim": lambda: "0"}.get(w[0] if w else "")
+    if reply:
+        print(reply(), flush=True)  # flush, or the arena waits for an answer stuck in a buffer
+    elif w and w[0] == "quit":
+        break
