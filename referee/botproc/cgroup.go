@@ -1,0 +1,529 @@
+package botproc
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// cgroupSupport is the cgroup machinery this arena process can use, found once by detect.
+type cgroupSupport struct {
+	v2Parent string // bot cgroups are made here in the v2 hierarchy; "" = no cgroups at all
+	v2Memory bool   // the v2 memory controller is available in bot cgroups
+	v2Pids   bool   // the v2 pids controller is available in bot cgroups
+	v1Memory *v1Hierarchy
+	v1Pids   *v1Hierarchy
+	notes    []string // why something is not available
+}
+
+// v1Hierarchy is one cgroup v1 hierarchy (memory or pids) used for limits on hybrid hosts.
+type v1Hierarchy struct {
+	ctrl   string // "memory" or "pids"
+	mount  string // e.g. /sys/fs/cgroup/memory
+	parent string // bot cgroups are made here: mount + the arena's own path
+}
+
+var (
+	detectOnce sync.Once
+	detected   *cgroupSupport
+	cgroupSeq  atomic.Int64
+)
+
+// cgroups returns the cgroup support of this machine, detecting it (and sweeping cgroups left
+// behind by dead arenas) on first use.
+func cgroups() *cgroupSupport {
+	detectOnce.Do(func() {
+		detected = detect()
+		detected.sweepStale(os.Getpid())
+		sweepTempDirs(os.Getpid())
+	})
+	return detected
+}
+
+const cgroupPrefix = "botproc-"
+
+func detect() *cgroupSupport {
+	s := &cgroupSupport{}
+	own, err := parseProcCgroup("/proc/self/cgroup")
+	if err != nil {
+		s.notes = append(s.notes, err.Error())
+		return s
+	}
+	var root string
+	switch {
+	case isFS("/sys/fs/cgroup", unix.CGROUP2_SUPER_MAGIC):
+		root = "/sys/fs/cgroup"
+	case isFS("/sys/fs/cgroup/unified", unix.CGROUP2_SUPER_MAGIC):
+		root = "/sys/fs/cgroup/unified"
+	default:
+		s.notes = append(s.notes, "no cgroup v2 hierarchy mounted at /sys/fs/cgroup or /sys/fs/cgroup/unified")
+		return s
+	}
+	ownV2, ok := own[""]
+	if !ok {
+		s.notes = append(s.notes, "the arena is in no cgroup v2 (no 0:: line in /proc/self/cgroup)")
+		return s
+	}
+	parent := filepath.Join(root, ownV2)
+	probe := filepath.Join(parent, fmt.Sprintf("%sprobe-%d", cgroupPrefix, os.Getpid()))
+	if err := os.Mkdir(probe, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		s.notes = append(s.notes, fmt.Sprintf("cannot create cgroups under %s: %v", parent, err))
+		return s
+	}
+	defer os.Remove(probe)
+	if _, err := os.Stat(filepath.Join(probe, "cgroup.kill")); err != nil {
+		s.notes = append(s.notes, "cgroup v2 has no cgroup.kill (Linux < 5.14)")
+		return s
+	}
+	s.v2Parent = parent
+	s.v2Memory = enableController(parent, probe, "memory", "memory.max")
+	s.v2Pids = enableController(parent, probe, "pids", "pids.max")
+	if !s.v2Memory {
+		s.v1Memory = findV1("memory", "memory.limit_in_bytes", own)
+	}
+	if !s.v2Pids {
+		s.v1Pids = findV1("pids", "pids.max", own)
+	}
+	if !s.v2Memory && s.v1Memory == nil {
+		s.notes = append(s.notes, "no memory controller in cgroup v2 or v1")
+	}
+	if !s.v2Pids && s.v1Pids == nil {
+		s.notes = append(s.notes, "no pids controller in cgroup v2 or v1")
+	}
+	return s
+}
+
+// enableController makes ctrl available to the children of parent if parent has it, and
+// reports whether the probe child now has the file that sets its limit.
+func enableController(parent, probe, ctrl, file string) bool {
+	if !hasWord(filepath.Join(parent, "cgroup.controllers"), ctrl) {
+		return false
+	}
+	if !hasWord(filepath.Join(parent, "cgroup.subtree_control"), ctrl) {
+		_ = os.WriteFile(filepath.Join(parent, "cgroup.subtree_control"), []byte("+"+ctrl), 0)
+	}
+	_, err := os.Stat(filepath.Join(probe, file))
+	return err == nil
+}
+
+// findV1 returns the v1 hierarchy of ctrl if it is mounted at /sys/fs/cgroup/CTRL and the
+// arena can make cgroups under its own cgroup there.
+func findV1(ctrl, file string, own map[string]string) *v1Hierarchy {
+	mount := filepath.Join("/sys/fs/cgroup", ctrl)
+	path, ok := own[ctrl]
+	if !ok || !isFS(mount, unix.CGROUP_SUPER_MAGIC) {
+		return nil
+	}
+	h := &v1Hierarchy{ctrl: ctrl, mount: mount, parent: filepath.Join(mount, path)}
+	probe := filepath.Join(h.parent, fmt.Sprintf("%sprobe-%d", cgroupPrefix, os.Getpid()))
+	if err := os.Mkdir(probe, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	defer os.Remove(probe)
+	if _, err := os.Stat(filepath.Join(probe, file)); err != nil {
+		return nil
+	}
+	return h
+}
+
+// parseProcCgroup reads a /proc/…/cgroup file into a map from controller name to path; the
+// cgroup v2 path has the key "".
+func parseProcCgroup(file string) (map[string]string, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", file, err)
+	}
+	m := map[string]string{}
+	for line := range strings.Lines(string(b)) {
+		parts := strings.SplitN(strings.TrimSuffix(line, "\n"), ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		if parts[0] == "0" && parts[1] == "" {
+			m[""] = parts[2]
+			continue
+		}
+		for c := range strings.SplitSeq(parts[1], ",") {
+			if c != "" {
+				m[c] = parts[2]
+			}
+		}
+	}
+	return m, nil
+}
+
+func isFS(path string, magic int64) bool {
+	var st unix.Statfs_t
+	return unix.Statfs(path, &st) == nil && int64(st.Type) == magic
+}
+
+func hasWord(file, word string) bool {
+	b, err := os.ReadFile(file)
+	return err == nil && slices.Contains(strings.Fields(string(b)), word)
+}
+
+// describe says in one line what isolation is in force.
+func (s *cgroupSupport) describe() string {
+	var b strings.Builder
+	b.WriteString("process group (Setpgid, killed as a group; Pdeathsig SIGKILL)")
+	if s.v2Parent == "" {
+		b.WriteString("; no cgroups (" + strings.Join(s.notes, "; ") + "): a bot's descendants that call setsid escape the group kill; no memory or pids limits; CPU time of the bot's main process only (process CPU clock, ns)")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "; cgroup v2 per bot under %s (cgroup.kill, CPU time from cpu.stat in µs)", s.v2Parent)
+	switch {
+	case s.v2Memory:
+		b.WriteString("; memory.max: cgroup v2")
+	case s.v1Memory != nil:
+		b.WriteString("; memory.max: cgroup v1 memory under " + s.v1Memory.parent)
+	default:
+		b.WriteString("; memory.max: not available")
+	}
+	switch {
+	case s.v2Pids:
+		b.WriteString("; pids.max: cgroup v2")
+	case s.v1Pids != nil:
+		b.WriteString("; pids.max: cgroup v1 pids under " + s.v1Pids.parent)
+	default:
+		b.WriteString("; pids.max: not available")
+	}
+	return b.String()
+}
+
+// Limits returns one line saying what isolation botproc can put bots in on this machine, for
+// the arena to print at start and store with a run: always a process group, and, where the
+// machine allows it, a cgroup per bot with cgroup.kill and memory and pids limits.
+func Limits() string { return cgroups().describe() }
+
+// botCgroup is the cgroup (v2, plus v1 on hybrid hosts) of one bot.
+type botCgroup struct {
+	v2      string   // the bot's cgroup v2 directory
+	v1      []v1Join // v1 cgroups the bot joins at fork time
+	pidsV1  string   // v1 pids directory, to lower pids.max after the fork
+	pidsMax int      // Spec.PidsMax
+	memV1   string   // v1 memory directory, for OOM counts
+	memV2   bool     // memory limit set in v2
+	cpu     *os.File // v2 cpu.stat, kept open for cheap rereads
+	fd      int      // O_PATH descriptor of v2 for UseCgroupFD; -1 once closed
+	applied []string // the limits in force, for the log
+	missing []string // the limits asked for that could not be set
+}
+
+// v1Join is a v1 cgroup the forking thread enters before the clone.
+type v1Join struct {
+	dir  string
+	hier *v1Hierarchy
+}
+
+// newCgroup makes the cgroups of one bot and sets its limits. It returns nil and no error
+// when the machine has no usable cgroups.
+func (s *cgroupSupport) newCgroup(spec Spec) (c *botCgroup, err error) {
+	if s.v2Parent == "" {
+		return nil, nil
+	}
+	name := fmt.Sprintf("%s%d-%d", cgroupPrefix, os.Getpid(), cgroupSeq.Add(1))
+	c = &botCgroup{v2: filepath.Join(s.v2Parent, name), fd: -1, pidsMax: spec.PidsMax}
+	if err := os.Mkdir(c.v2, 0o755); err != nil {
+		return nil, fmt.Errorf("make cgroup: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			c.kill()
+			_ = c.remove(time.Second)
+			c.close()
+		}
+	}()
+	if spec.MemoryMax > 0 {
+		mem := strconv.FormatInt(spec.MemoryMax, 10)
+		switch {
+		case s.v2Memory:
+			if err := writeFile(c.v2, "memory.max", mem); err != nil {
+				return nil, err
+			}
+			_ = writeFile(c.v2, "memory.swap.max", "0")
+			_ = writeFile(c.v2, "memory.oom.group", "1")
+			c.memV2 = true
+			c.applied = append(c.applied, "memory.max="+mem+" (v2)")
+		case s.v1Memory != nil:
+			dir := filepath.Join(s.v1Memory.parent, name)
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				return nil, fmt.Errorf("make cgroup: %w", err)
+			}
+			c.v1 = append(c.v1, v1Join{dir: dir, hier: s.v1Memory})
+			c.memV1 = dir
+			if err := writeFile(dir, "memory.limit_in_bytes", mem); err != nil {
+				return nil, err
+			}
+			_ = writeFile(dir, "memory.memsw.limit_in_bytes", mem) // fails without swap accounting
+			c.applied = append(c.applied, "memory.limit_in_bytes="+mem+" (v1)")
+		default:
+			c.missing = append(c.missing, "memory.max")
+		}
+	}
+	if spec.PidsMax > 0 {
+		n := strconv.Itoa(spec.PidsMax)
+		switch {
+		case s.v2Pids:
+			if err := writeFile(c.v2, "pids.max", n); err != nil {
+				return nil, err
+			}
+			c.applied = append(c.applied, "pids.max="+n+" (v2)")
+		case s.v1Pids != nil:
+			dir := filepath.Join(s.v1Pids.parent, name)
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				return nil, fmt.Errorf("make cgroup: %w", err)
+			}
+			c.v1 = append(c.v1, v1Join{dir: dir, hier: s.v1Pids})
+			c.pidsV1 = dir
+			// The forking thread is in the cgroup during the clone and counts as one task.
+			if err := writeFile(dir, "pids.max", strconv.Itoa(spec.PidsMax+1)); err != nil {
+				return nil, err
+			}
+			c.applied = append(c.applied, "pids.max="+n+" (v1)")
+		default:
+			c.missing = append(c.missing, "pids.max")
+		}
+	}
+	if c.cpu, err = os.Open(filepath.Join(c.v2, "cpu.stat")); err != nil {
+		return nil, fmt.Errorf("open cpu.stat: %w", err)
+	}
+	fd, err := unix.Open(c.v2, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("open cgroup: %w", err)
+	}
+	c.fd = fd
+	return c, nil
+}
+
+// afterStart is called once the bot runs and the forking thread has left the v1 cgroups.
+func (c *botCgroup) afterStart() error {
+	if c.fd >= 0 {
+		unix.Close(c.fd)
+		c.fd = -1
+	}
+	if c.pidsV1 != "" {
+		return writeFile(c.pidsV1, "pids.max", strconv.Itoa(c.pidsMax))
+	}
+	return nil
+}
+
+// kill kills every process in the bot's cgroup, including ones that left its process group.
+func (c *botCgroup) kill() {
+	_ = writeFile(c.v2, "cgroup.kill", "1")
+}
+
+// waitEmpty waits until no process of the bot is left, at most d.
+func (c *botCgroup) waitEmpty(d time.Duration) error {
+	deadline := time.Now().Add(d)
+	for {
+		b, err := os.ReadFile(filepath.Join(c.v2, "cgroup.events"))
+		if err != nil {
+			return fmt.Errorf("read cgroup.events: %w", err)
+		}
+		if bytes.Contains(b, []byte("populated 0")) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("cgroup %s still has processes %v after cgroup.kill", c.v2, d)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// oomKills returns how many processes of the bot the kernel killed for lack of memory.
+func (c *botCgroup) oomKills() int64 {
+	switch {
+	case c.memV2:
+		return statValue(filepath.Join(c.v2, "memory.events"), "oom_kill")
+	case c.memV1 != "":
+		return statValue(filepath.Join(c.memV1, "memory.oom_control"), "oom_kill")
+	}
+	return 0
+}
+
+// cpuTime returns the CPU time used by all the bot's processes so far, in µs resolution.
+func (c *botCgroup) cpuTime(buf []byte) (time.Duration, bool) {
+	n, err := c.cpu.ReadAt(buf, 0)
+	if n == 0 && err != nil {
+		return 0, false
+	}
+	b := buf[:n]
+	const key = "usage_usec "
+	if !bytes.HasPrefix(b, []byte(key)) {
+		return 0, false
+	}
+	var us int64
+	for _, ch := range b[len(key):] {
+		if ch < '0' || ch > '9' {
+			break
+		}
+		us = us*10 + int64(ch-'0')
+	}
+	return time.Duration(us) * time.Microsecond, true
+}
+
+// close releases the open files; remove the directories with remove.
+func (c *botCgroup) close() {
+	if c.fd >= 0 {
+		unix.Close(c.fd)
+		c.fd = -1
+	}
+	if c.cpu != nil {
+		c.cpu.Close()
+	}
+}
+
+// remove deletes the bot's cgroups, retrying for at most d while they empty.
+func (c *botCgroup) remove(d time.Duration) error {
+	dirs := []string{c.v2}
+	for _, j := range c.v1 {
+		dirs = append(dirs, j.dir)
+	}
+	var errs []error
+	for _, dir := range dirs {
+		if err := removeCgroupTree(dir, d); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// removeCgroupTree removes dir and any cgroups a bot made inside it, deepest first, retrying
+// EBUSY for at most d.
+func removeCgroupTree(dir string, d time.Duration) error {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.IsDir() {
+			_ = removeCgroupTree(filepath.Join(dir, e.Name()), d)
+		}
+	}
+	deadline := time.Now().Add(d)
+	for {
+		err := unix.Rmdir(dir)
+		if err == nil || errors.Is(err, unix.ENOENT) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("remove cgroup %s: %w", dir, err)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// sweepStale kills and removes bot cgroups left behind by arena processes that no longer run
+// (an arena killed with SIGKILL cannot clean up after itself).
+func (s *cgroupSupport) sweepStale(self int) {
+	var parents []string
+	if s.v2Parent != "" {
+		parents = append(parents, s.v2Parent)
+	}
+	for _, h := range []*v1Hierarchy{s.v1Memory, s.v1Pids} {
+		if h != nil {
+			parents = append(parents, h.parent)
+		}
+	}
+	for i, parent := range parents {
+		entries, _ := os.ReadDir(parent)
+		for _, e := range entries {
+			pid, ok := cgroupOwner(e.Name())
+			if !ok || pid == self || !e.IsDir() || unix.Kill(pid, 0) != unix.ESRCH {
+				continue
+			}
+			dir := filepath.Join(parent, e.Name())
+			if i == 0 && s.v2Parent != "" {
+				_ = writeFile(dir, "cgroup.kill", "1")
+			} else {
+				killProcs(dir)
+			}
+			_ = removeCgroupTree(dir, time.Second)
+		}
+	}
+}
+
+// tempPrefix starts the names of the working directories Start makes: "botproc-PID-…".
+const tempPrefix = "botproc-"
+
+// sweepTempDirs removes the working directories that dead arena processes left in
+// os.TempDir().
+func sweepTempDirs(self int) {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPrefix+"*"))
+	for _, dir := range dirs {
+		if pid, ok := cgroupOwner(filepath.Base(dir)); ok && pid != self && unix.Kill(pid, 0) == unix.ESRCH {
+			_ = os.RemoveAll(dir)
+		}
+	}
+}
+
+// cgroupOwner returns the arena pid in a bot cgroup name "botproc-PID-N" or "botproc-probe-PID".
+func cgroupOwner(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, cgroupPrefix)
+	if !ok {
+		return 0, false
+	}
+	rest = strings.TrimPrefix(rest, "probe-")
+	pidText, _, _ := strings.Cut(rest, "-")
+	pid, err := strconv.Atoi(pidText)
+	return pid, err == nil && pid > 0
+}
+
+// killProcs SIGKILLs the processes listed in a v1 cgroup until it is empty, for at most a second.
+func killProcs(dir string) {
+	deadline := time.Now().Add(time.Second)
+	for time.Now().Before(deadline) {
+		b, err := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+		if err != nil || len(bytes.TrimSpace(b)) == 0 {
+			return
+		}
+		for f := range strings.FieldsSeq(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil && pid > 0 {
+				_ = unix.Kill(pid, unix.SIGKILL)
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// statValue returns the number after key in a "key value" per line file, or 0.
+func statValue(file, key string) int64 {
+	f, err := os.Open(file)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), " ")
+		if ok && k == key {
+			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+func writeFile(dir, name, value string) error {
+	f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("set %s: %w", name, err)
+	}
+	_, err = f.WriteString(value)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("set %s=%s: %w", name, value, err)
+	}
+	return nil
+}

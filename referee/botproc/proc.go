@@ -1,0 +1,419 @@
+package botproc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/klaverjas-arena/arena/protocol"
+	"github.com/rs/zerolog"
+	"golang.org/x/sys/unix"
+)
+
+// Proc is one running bot program. Exchange must not be called concurrently with itself;
+// Stop, StderrTail, Pid and ExitStatus may be called from any goroutine at any time. Stop
+// must be called once the Proc is no longer needed, also after a fault or a failed Exchange.
+type Proc struct {
+	name string
+	log  zerolog.Logger
+	ctx  context.Context
+	cmd  *exec.Cmd
+	pid  int
+
+	stdin    *os.File // write end of the bot's stdin
+	stdout   *os.File // read end of the bot's stdout
+	stdoutRC syscall.RawConn
+	stderr   *os.File // read end of the bot's stderr
+	meter    meter
+	lr       *protocol.LineReader
+	consumed uint64 // lines taken from lr (each ends at one newline, except a last one at EOF)
+	fault    *Fault // the first fault; sticky
+	cpuBuf   [64]byte
+	cpuMark  time.Duration // the bot's CPU time when its last answer was read
+
+	errBuf  *headTail
+	errFile *os.File
+
+	cg     *botCgroup
+	tmpDir string
+	memMax int64
+
+	pidfd      *os.File
+	exited     chan struct{} // closed when the main process has exited (not yet reaped)
+	exitedFlag atomic.Bool
+	exitInfo   exitInfo // valid once exited is closed
+
+	stopping  atomic.Bool
+	stopOnce  sync.Once
+	stopErr   error
+	killMu    sync.Mutex
+	reaped    bool
+	drainDone chan struct{} // closed when the stderr drain has ended
+}
+
+// liveGoroutines counts the goroutines botproc has running, for tests. Each Proc runs two:
+// the exit watcher (ends when the main process exits) and the stderr drain (ends at EOF or
+// when Stop ends it); Stop waits for both.
+var liveGoroutines atomic.Int64
+
+// spawn runs f in a counted goroutine.
+func (p *Proc) spawn(f func()) {
+	liveGoroutines.Add(1)
+	go func() {
+		defer liveGoroutines.Add(-1)
+		f()
+	}()
+}
+
+// Start starts the bot program of spec in its own process group (and cgroup where the machine
+// allows it; see Limits) with its stdin, stdout and stderr on pipes of its own. It returns as
+// soon as the program runs: it does not wait for any output. A program that cannot be started
+// gives a *Fault of kind StartFailed whose Err is the exec error (fs.ErrNotExist for a
+// missing program, fs.ErrPermission for one that is not executable, syscall.ENOEXEC for one
+// in an unknown format). Trouble on the arena's side (no pipes, no temporary directory, a
+// stderr file or a cgroup that cannot be made) is returned as a plain error, not a *Fault:
+// it is not the bot's fault, and a bot is never run without the limits its Spec asks for
+// where the machine has them.
+//
+// If ctx (which must not be nil) is done before Stop, all the bot's processes are killed at
+// once; the Proc must still be stopped. log receives a debug line at start and at stop, and
+// warnings about limits that could not be applied; use zerolog.Nop() for none.
+func Start(ctx context.Context, spec Spec, log zerolog.Logger) (*Proc, error) {
+	p := &Proc{
+		name:      spec.Name,
+		log:       log.With().Str("bot", spec.Name).Logger(),
+		ctx:       ctx,
+		exited:    make(chan struct{}),
+		drainDone: make(chan struct{}),
+		errBuf:    newHeadTail(StderrHeadSize, StderrTailSize),
+		memMax:    spec.MemoryMax,
+	}
+	if err := p.start(spec); err != nil {
+		p.abandon()
+		var arena arenaError
+		if errors.As(err, &arena) {
+			return nil, fmt.Errorf("botproc: start bot %q: %w", spec.Name, arena.err)
+		}
+		return nil, &Fault{Bot: spec.Name, Kind: StartFailed, Detail: err.Error(), StderrTail: p.errBuf.String(), Err: err}
+	}
+	return p, nil
+}
+
+// arenaError marks a start failure that is the arena's trouble, not the bot's.
+type arenaError struct{ err error }
+
+func (e arenaError) Error() string { return e.err.Error() }
+
+// start does the work of Start; on error, abandon undoes what was done.
+func (p *Proc) start(spec Spec) error {
+	if len(spec.Argv) == 0 || spec.Argv[0] == "" {
+		return errors.New("no program given (empty argv)")
+	}
+	if err := Harden(); err != nil {
+		p.log.Warn().Err(err).Msg("botproc: harden")
+	}
+	dir := spec.Dir
+	if dir == "" {
+		d, err := os.MkdirTemp("", fmt.Sprintf("%s%d-*", tempPrefix, os.Getpid()))
+		if err != nil {
+			return arenaError{fmt.Errorf("make working directory: %w", err)}
+		}
+		p.tmpDir, dir = d, d
+	}
+	env := spec.Env
+	if env == nil {
+		env = DefaultEnv(dir)
+	}
+
+	cmd := exec.CommandContext(p.ctx, spec.Argv[0], spec.Argv[1:]...)
+	if cmd.Err != nil {
+		return cmd.Err
+	}
+	cmd.Dir, cmd.Env = dir, env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { p.killAll(); return nil }
+	cmd.WaitDelay = time.Second
+
+	var childEnds []*os.File
+	defer func() {
+		for _, f := range childEnds {
+			f.Close()
+		}
+	}()
+	var err error
+	var stdinR, stdoutW, stderrW *os.File
+	if stdinR, p.stdin, err = os.Pipe(); err != nil {
+		return arenaError{err}
+	}
+	childEnds = append(childEnds, stdinR)
+	if p.stdout, stdoutW, err = os.Pipe(); err != nil {
+		return arenaError{err}
+	}
+	childEnds = append(childEnds, stdoutW)
+	if p.stderr, stderrW, err = os.Pipe(); err != nil {
+		return arenaError{err}
+	}
+	childEnds = append(childEnds, stderrW)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
+	if p.stdoutRC, err = p.stdout.SyscallConn(); err != nil {
+		return arenaError{err}
+	}
+	if spec.StderrFile != "" {
+		if p.errFile, err = os.OpenFile(spec.StderrFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644); err != nil {
+			return arenaError{fmt.Errorf("open stderr file: %w", err)}
+		}
+	}
+
+	var v1 []v1Join
+	if p.cg, err = cgroups().newCgroup(spec); err != nil {
+		return arenaError{err}
+	}
+	var missing []string
+	if p.cg != nil {
+		cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, p.cg.fd
+		v1 = p.cg.v1
+		missing = p.cg.missing
+	} else {
+		if spec.MemoryMax > 0 {
+			missing = append(missing, "memory.max")
+		}
+		if spec.PidsMax > 0 {
+			missing = append(missing, "pids.max")
+		}
+	}
+	if len(missing) > 0 {
+		p.log.Warn().Strs("limits", missing).Msg("botproc: limits not enforced on this machine")
+	}
+
+	if err := startOnSpawner(cmd, v1, spec.CPUs); err != nil {
+		return err
+	}
+	p.cmd, p.pid = cmd, cmd.Process.Pid
+	for _, f := range childEnds {
+		f.Close()
+	}
+	childEnds = nil
+	p.meter.f, p.meter.exited = p.stdout, &p.exitedFlag
+	p.lr = protocol.NewLineReader(&p.meter, protocol.MaxLineLength)
+	p.watchExit()
+	p.spawn(p.drainStderr)
+	if p.cg != nil {
+		if err := p.cg.afterStart(); err != nil {
+			return arenaError{err}
+		}
+	}
+	ev := p.log.Debug().Int("pid", p.pid).Strs("argv", spec.Argv).Str("dir", dir)
+	if p.cg != nil {
+		ev = ev.Str("cgroup", p.cg.v2).Strs("limits", p.cg.applied)
+	}
+	ev.Msg("botproc: started")
+	return nil
+}
+
+// abandon undoes a failed start.
+func (p *Proc) abandon() {
+	if p.cmd != nil && p.cmd.Process != nil {
+		p.stopping.Store(true)
+		_ = p.stop(0)
+		return
+	}
+	for _, f := range []*os.File{p.stdin, p.stdout, p.stderr, p.errFile} {
+		if f != nil {
+			f.Close()
+		}
+	}
+	if p.cg != nil {
+		p.cg.kill()
+		_ = p.cg.remove(time.Second)
+		p.cg.close()
+	}
+	if p.tmpDir != "" {
+		os.RemoveAll(p.tmpDir)
+	}
+}
+
+// Pid returns the process id of the bot's main process (also its process group id).
+func (p *Proc) Pid() int { return p.pid }
+
+// StderrTail returns what the bot wrote to stderr: the first StderrHeadSize bytes and the
+// last StderrTailSize bytes, with a marker for what was left out in between, and with control
+// characters and invalid UTF-8 escaped. The capture is drained continuously, so stderr never
+// blocks the bot, and takes constant memory however much the bot writes.
+func (p *Proc) StderrTail() string { return p.errBuf.String() }
+
+// ExitStatus says how the bot's main process ended ("exit status 3", "killed by signal 9
+// (SIGKILL)"), or "" while it runs.
+func (p *Proc) ExitStatus() string {
+	if !p.exitedFlag.Load() {
+		return ""
+	}
+	return p.exitInfo.String()
+}
+
+// drainStderr copies the bot's stderr into the capture (and the stderr file) until EOF or
+// until Stop ends it.
+func (p *Proc) drainStderr() {
+	defer close(p.drainDone)
+	buf := make([]byte, 32<<10)
+	var inFile int64
+	for {
+		n, err := p.stderr.Read(buf)
+		if n > 0 {
+			p.errBuf.Write(buf[:n])
+			if p.errFile != nil && inFile < StderrFileMax {
+				k := int(min(int64(n), StderrFileMax-inFile))
+				if _, werr := p.errFile.Write(buf[:k]); werr != nil {
+					p.log.Warn().Err(werr).Msg("botproc: stderr file write failed; file capture stopped")
+					inFile = StderrFileMax + 1
+				} else if inFile += int64(k); inFile == StderrFileMax {
+					_, _ = fmt.Fprintf(p.errFile, "\n[botproc: %d bytes written; the rest of this run's stderr is dropped]\n", StderrFileMax)
+				}
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// cpuSinceMark returns the CPU time the bot used since the previous call (or since it
+// started) and moves the mark. One reading per answer, not two: reading cpu.stat costs about
+// 4 µs here, a third of a whole round trip.
+func (p *Proc) cpuSinceMark() time.Duration {
+	now := p.cpuNow()
+	d := now - p.cpuMark
+	p.cpuMark = now
+	return max(d, 0)
+}
+
+// cpuNow returns the bot's CPU time so far: from the cgroup's cpu.stat (all its processes,
+// µs resolution) or else from the main process's CPU clock (its threads only, ns resolution).
+func (p *Proc) cpuNow() time.Duration {
+	if p.cg != nil {
+		if d, ok := p.cg.cpuTime(p.cpuBuf[:]); ok {
+			return d
+		}
+	}
+	var ts unix.Timespec
+	clock := int32((^p.pid)<<3 | 2) // MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED)
+	if unix.ClockGettime(clock, &ts) != nil {
+		return 0
+	}
+	return time.Duration(ts.Nano())
+}
+
+// Every bot is started from one goroutine locked to its own OS thread for the life of the
+// arena process, the spawner. Pdeathsig follows the thread that forked, not the process: a
+// bot started from an ordinary goroutine dies as soon as Go ends that thread, which it does
+// when any goroutine locked to it exits (golang/go#27505). The spawner's thread never ends,
+// so the bots die with the arena and only then. Being locked also lets it enter a bot's v1
+// cgroups and take its CPU affinity just for the fork.
+type startReq struct {
+	cmd  *exec.Cmd
+	v1   []v1Join
+	cpus []int
+	done chan error
+}
+
+var (
+	spawnMu sync.Mutex
+	spawnCh chan startReq
+)
+
+// startOnSpawner starts cmd from the spawner thread, in the v1 cgroups v1 and with CPU
+// affinity cpus.
+func startOnSpawner(cmd *exec.Cmd, v1 []v1Join, cpus []int) error {
+	spawnMu.Lock()
+	if spawnCh == nil {
+		spawnCh = make(chan startReq)
+		go spawnLoop(spawnCh)
+	}
+	ch := spawnCh
+	spawnMu.Unlock()
+	req := startReq{cmd: cmd, v1: v1, cpus: cpus, done: make(chan error, 1)}
+	ch <- req
+	return <-req.done
+}
+
+// spawnLoop is the spawner. It never unlocks its thread. If it cannot bring the thread back
+// from a bot's cgroups, it retires: it blocks for good, so that the bots it started keep
+// their Pdeathsig link to a live thread, and the next Start makes a new spawner.
+func spawnLoop(ch chan startReq) {
+	runtime.LockOSThread()
+	for req := range ch {
+		restored, err := placeAndStart(req.cmd, req.v1, req.cpus)
+		req.done <- err
+		if !restored {
+			spawnMu.Lock()
+			if spawnCh == ch {
+				spawnCh = nil
+			}
+			spawnMu.Unlock()
+			select {}
+		}
+	}
+}
+
+// placeAndStart starts cmd, first moving the calling (locked) thread into the v1 cgroups and
+// onto the CPUs, since a clone copies the forking thread's cgroups and affinity, and moving
+// it back after. It reports whether the thread is back as it was.
+func placeAndStart(cmd *exec.Cmd, v1 []v1Join, cpus []int) (restored bool, err error) {
+	tid := unix.Gettid()
+	own, err := parseProcCgroup(fmt.Sprintf("/proc/self/task/%d/cgroup", tid))
+	if err != nil {
+		return true, arenaError{err}
+	}
+	var oldCPUs unix.CPUSet
+	if len(cpus) > 0 {
+		var set unix.CPUSet
+		for _, c := range cpus {
+			set.Set(c)
+		}
+		if err := unix.SchedGetaffinity(0, &oldCPUs); err != nil {
+			return true, arenaError{fmt.Errorf("get CPU affinity: %w", err)}
+		}
+		if err := unix.SchedSetaffinity(0, &set); err != nil {
+			return true, fmt.Errorf("set CPU affinity %v: %w", cpus, err)
+		}
+	}
+	var back []string // the v1 cgroups to return to
+	restore := func() error {
+		var errs []error
+		for _, dir := range back {
+			errs = append(errs, writeFile(dir, "tasks", fmt.Sprint(tid)))
+		}
+		if len(cpus) > 0 {
+			errs = append(errs, unix.SchedSetaffinity(0, &oldCPUs))
+		}
+		return errors.Join(errs...)
+	}
+	for _, j := range v1 {
+		path, ok := own[j.hier.ctrl]
+		if !ok {
+			rerr := restore()
+			return rerr == nil, arenaError{fmt.Errorf("thread %d is in no %s cgroup", tid, j.hier.ctrl)}
+		}
+		home := j.hier.mount + path
+		if err := writeFile(j.dir, "tasks", fmt.Sprint(tid)); err != nil {
+			rerr := restore()
+			return rerr == nil, arenaError{fmt.Errorf("enter cgroup %s: %w", j.dir, err)}
+		}
+		back = append(back, home)
+	}
+	startErr := cmd.Start()
+	if err := restore(); err != nil {
+		if startErr == nil {
+			_ = unix.Kill(-cmd.Process.Pid, unix.SIGKILL)
+			_ = cmd.Wait()
+		}
+		return false, arenaError{fmt.Errorf("return the forking thread to its cgroups: %w", err)}
+	}
+	return true, startErr
+}
