@@ -301,4 +301,3 @@ func (e *SyntaxError) Error() string {
 
 // Unwrap returns ErrNotation, so errors.Is(err, ErrNotation) holds for every parse error.
 func (e *SyntaxError) Unwrap() error { return ErrNotation }
-
