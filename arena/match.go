@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -47,18 +46,19 @@ func matchCommand() *cli.Command {
 			&cli.StringFlag{Name: "trace", Usage: "write every protocol line to and from every bot to `FILE`"},
 			&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"},
 			&cli.StringFlag{Name: "sprt", Usage: "stop as soon as a sequential test decides: `elo0=X,elo1=Y[,alpha=A,beta=B,normalized]`; --games is then the most pairs to play"},
-			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement of the bots: shared (all on one CPU with the arena), spread, or none"},
+			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement: shared (the referee and the four bots on one CPU: fastest, see BENCHMARKS.md), spread (bots over all CPUs) or none"},
 		),
 		Action: runMatch,
 	}
 }
 
 func runMatch(c *cli.Context) error {
-	cfg, entrants, closeFiles, err := matchSetup(c)
+	cfg, entrants, placement, closeFiles, err := matchSetup(c)
 	if err != nil {
 		return err
 	}
 	defer closeFiles()
+	defer placement.pinReferee()()
 	var sprt *sprtRun
 	if text := c.String("sprt"); text != "" {
 		sc, _ := parseSPRT(text) // checked in matchSetup
@@ -84,7 +84,7 @@ func runMatch(c *cli.Context) error {
 }
 
 // matchSetup checks every flag and bot before anything starts, reporting all problems.
-func matchSetup(c *cli.Context) (referee.Config, [4]referee.Entrant, func(), error) {
+func matchSetup(c *cli.Context) (referee.Config, [4]referee.Entrant, placement, func(), error) {
 	var entrants [4]referee.Entrant
 	var errs []error
 	fail := func(err error) { errs = append(errs, err) }
@@ -170,12 +170,12 @@ func matchSetup(c *cli.Context) (referee.Config, [4]referee.Entrant, func(), err
 			fail(errors.New("--sprt tests duplicate pairs: it needs --duplicate"))
 		}
 	}
-	cpus, err := placement(c.String("affinity"))
+	cpus, err := parsePlacement(c.String("affinity"))
 	if err != nil {
 		fail(err)
 	}
 	if len(errs) > 0 {
-		return cfg, entrants, noop, errors.Join(errs...)
+		return cfg, entrants, cpus, noop, errors.Join(errs...)
 	}
 	var files []*os.File
 	closeFiles := func() {
@@ -191,7 +191,7 @@ func matchSetup(c *cli.Context) (referee.Config, [4]referee.Entrant, func(), err
 			f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 			if err != nil {
 				closeFiles()
-				return cfg, entrants, noop, err
+				return cfg, entrants, cpus, noop, err
 			}
 			files = append(files, f)
 			*o.dst = f
@@ -201,23 +201,10 @@ func matchSetup(c *cli.Context) (referee.Config, [4]referee.Entrant, func(), err
 		if b.Decision.Duration > 0 && b.Decision.Duration != cfg.Time.Decision {
 			fmt.Fprintf(c.App.ErrWriter, "note: bot %s asks for %v per decision; a match uses one time control (%v)\n", b.Name, b.Decision.Duration, cfg.Time.Decision)
 		}
-		entrants[i] = referee.Entrant{Name: b.Name, Start: procStarter(*b, cpus(i), cfg.Logger)}
+		entrants[i] = referee.Entrant{Name: b.Name, Start: procStarter(*b, cpus.bot(i), cfg.Logger)}
 	}
 	fmt.Fprintf(c.App.ErrWriter, "arena: match %s, seed %d, isolation: %s\n", cfg.ID, cfg.Seed, botproc.Limits())
-	return cfg, entrants, closeFiles, nil
-}
-
-// placement returns, for each seat, the CPUs its bot may use.
-func placement(mode string) (func(seat int) []int, error) {
-	switch mode {
-	case "none":
-		return func(int) []int { return nil }, nil
-	case "shared":
-		return func(int) []int { return []int{0} }, nil
-	case "spread":
-		return func(seat int) []int { return []int{seat % max(1, runtime.NumCPU())} }, nil
-	}
-	return nil, fmt.Errorf("--affinity %q: want shared, spread or none", mode)
+	return cfg, entrants, cpus, closeFiles, nil
 }
 
 func printMatch(w io.Writer, cfg referee.Config, res *referee.Result) {

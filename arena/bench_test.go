@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/klaverjas-arena/arena/protocol/bot"
+	"github.com/klaverjas-arena/arena/referee"
+	"github.com/klaverjas-arena/arena/referee/rules"
+	"github.com/rs/zerolog"
+	"golang.org/x/sys/unix"
+)
+
+// TestMain lets the test binary double as the benchmarks' child processes: a trivial bot
+// (first legal bid, lowest legal card) or a line echo, chosen by ARENA_BENCH_CHILD.
+func TestMain(m *testing.M) {
+	switch os.Getenv("ARENA_BENCH_CHILD") {
+	case "bot":
+		_ = bot.Run(bot.Bot{Name: "lowest", Decide: func(_ *bot.State, d bot.Decision) bot.Answer {
+			if d.Kind == bot.BidKind {
+				return bot.Answer{Bid: d.LegalBids.All()[0]}
+			}
+			return bot.Answer{Card: d.LegalCards.Lowest()}
+		}})
+		os.Exit(0)
+	case "echo":
+		in, out := bufio.NewReader(os.Stdin), bufio.NewWriter(os.Stdout)
+		for {
+			line, err := in.ReadSlice('\n')
+			if err != nil {
+				os.Exit(0)
+			}
+			out.Write(line)
+			out.Flush()
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// childCommand returns a benchmark child: "echo" and "bot" are this test binary (Go), "cat"
+// is /bin/cat and "c" the C bot of testdata/firstbot.c, built with the system's cc.
+func childCommand(b *testing.B, kind string) botSpec {
+	switch kind {
+	case "cat":
+		return botSpec{Name: kind, Cmd: []string{"/bin/cat"}}
+	case "c":
+		out := filepath.Join(b.TempDir(), "firstbot")
+		if msg, err := exec.Command("cc", "-O2", "-o", out, "testdata/firstbot.c").CombinedOutput(); err != nil {
+			b.Skipf("no C compiler to build the C bot (%v): %s", err, msg)
+		}
+		return botSpec{Name: kind, Cmd: []string{out}}
+	}
+	exe, _ := os.Executable()
+	return botSpec{Name: kind, Cmd: []string{exe}, Env: map[string]string{"ARENA_BENCH_CHILD": kind}}
+}
+
+var placements = []string{"shared", "none"}
+
+// BenchmarkRawPipe is the baseline: a 100-byte line to a child and back over plain pipes,
+// with the same CPU placement as the match benchmark.
+func BenchmarkRawPipe(b *testing.B) {
+	for _, child := range []string{"cat", "echo"} {
+		for _, mode := range placements {
+			b.Run(child+"/"+mode, func(b *testing.B) { rawPipe(b, child, mode) })
+		}
+	}
+}
+
+func rawPipe(b *testing.B, child, mode string) {
+	{
+		{
+			p, _ := parsePlacement(mode)
+			defer p.pinReferee()()
+			spec := childCommand(b, child)
+			cmd := exec.Command(spec.Cmd[0])
+			cmd.Env = os.Environ()
+			for k, v := range spec.Env {
+				cmd.Env = append(cmd.Env, k+"="+v)
+			}
+			stdin, _ := cmd.StdinPipe()
+			stdout, _ := cmd.StdoutPipe()
+			if err := cmd.Start(); err != nil {
+				b.Fatal(err)
+			}
+			defer func() { stdin.Close(); _ = cmd.Wait() }()
+			if cpus := p.bot(0); cpus != nil {
+				var set unix.CPUSet
+				set.Set(cpus[0])
+				_ = unix.SchedSetaffinity(cmd.Process.Pid, &set)
+			}
+			r := bufio.NewReader(stdout)
+			line := []byte(fmt.Sprintf("%099d\n", 0))
+			for b.Loop() {
+				if _, err := stdin.Write(line); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := r.ReadSlice('\n'); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkMatchProcesses plays whole duplicate games between four trivial bot processes:
+// the arena's cost per decision, protocol and pipes included, and deals per second.
+func BenchmarkMatchProcesses(b *testing.B) {
+	for _, child := range []string{"c", "bot"} {
+		for _, mode := range placements {
+			b.Run(child+"/"+mode, func(b *testing.B) { matchProcesses(b, child, mode) })
+		}
+	}
+}
+
+func matchProcesses(b *testing.B, child, mode string) {
+	rs := rules.Default()
+	{
+		{
+			p, _ := parsePlacement(mode)
+			defer p.pinReferee()()
+			spec := childCommand(b, child)
+			var e [4]referee.Entrant
+			for i := range e {
+				e[i] = referee.Entrant{Name: child, Start: procStarter(spec, p.bot(i), zerolog.Nop())}
+			}
+			decisions, deals := 0, 0
+			for b.Loop() {
+				res, err := referee.Run(context.Background(), referee.Config{Rules: rs, Games: 5, Duplicate: true, Seed: 1}, e)
+				if err != nil {
+					b.Fatal(err)
+				}
+				deals += res.Deals
+				for _, bs := range res.Bots {
+					decisions += bs.Decisions
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(decisions), "ns/decision")
+			b.ReportMetric(float64(deals)/b.Elapsed().Seconds(), "deals/s")
+		}
+	}
+}
