@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/klaverjas-arena/arena/referee"
+	"github.com/klaverjas-arena/arena/referee/rules"
 )
 
 // hostileBot is a bash bot that plays its first legal choice until its third play request,
@@ -205,5 +207,68 @@ func TestMatchSPRTStopsEarly(t *testing.T) {
 	}
 	if _, _, err := runArena(t, "match", "bash "+good, "bash "+good, "--sprt", "elo0=10,elo1=0,alpha=2"); err == nil {
 		t.Error("a bad --sprt was accepted")
+	}
+}
+
+// TestMatchExampleBots plays real matches between the example bots of every language as real
+// processes, under several rulesets: no bot may fault, every deal must verify.
+func TestMatchExampleBots(t *testing.T) {
+	root, _ := filepath.Abs("..")
+	bin := t.TempDir()
+	for _, b := range []string{"random", "heuristic"} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(bin, b), "./examplebots/go/"+b)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("build %s: %v\n%s", b, err, out)
+		}
+	}
+	bots := map[string]string{
+		"go-heuristic": filepath.Join(bin, "heuristic"),
+		"go-random":    filepath.Join(bin, "random"),
+		"py-heuristic": "python3 " + filepath.Join(root, "examplebots/python/heuristic.py"),
+		"py-random":    "python3 " + filepath.Join(root, "examplebots/python/random_bot.py"),
+		"py-plain":     "python3 " + filepath.Join(root, "examplebots/python/random_plain.py"),
+		"sh-random":    "bash " + filepath.Join(root, "examplebots/shell/random.sh"),
+		"js-random":    "node " + filepath.Join(root, "examplebots/js/random.js"),
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Log("node is not installed: the JavaScript bot is left out")
+		delete(bots, "js-random")
+	}
+	pairs := [][2]string{{"py-heuristic", "py-random"}, {"go-heuristic", "py-plain"}, {"sh-random", "js-random"}, {"py-heuristic", "go-random"}}
+	for i, p := range pairs {
+		a, b := bots[p[0]], bots[p[1]]
+		if a == "" || b == "" {
+			continue
+		}
+		preset := rules.PresetNames()[i%len(rules.PresetNames())]
+		t.Run(p[0]+"-vs-"+p[1]+"-"+preset, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			out, errOut, err := runArena(t, "match", a, b, "--games", "1", "--preset", preset, "-o", "game_end=deals:4",
+				"--seed", "11", "--json", "--log", filepath.Join(dir, "log.jsonl"))
+			if err != nil {
+				t.Fatalf("%v\n%s", err, errOut)
+			}
+			var res referee.Result
+			if err := json.Unmarshal([]byte(out), &res); err != nil {
+				t.Fatal(err)
+			}
+			for _, bs := range res.Bots {
+				if len(bs.Faults) > 0 {
+					t.Errorf("%s faulted: %v", bs.Name, bs.Faults)
+				}
+			}
+			if len(res.Games) != 2 {
+				t.Errorf("%d games, want 2", len(res.Games))
+			}
+			log, _ := os.ReadFile(filepath.Join(dir, "log.jsonl"))
+			for i, line := range strings.Split(strings.TrimSpace(string(log)), "\n") {
+				var rec referee.DealRecord
+				if err := json.Unmarshal([]byte(line), &rec); err != nil || rec.Verify() != nil {
+					t.Errorf("log line %d does not verify: %v %v", i+1, err, rec.Verify())
+				}
+			}
+		})
 	}
 }
