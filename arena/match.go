@@ -232,12 +232,12 @@ func printMatch(w io.Writer, cfg referee.Config, res *referee.Result) {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.1f\t%.0f\t%s\t\n", protocol.Seat(s), b.Name, b.Decisions, mean, float64(b.MaxWall.Microseconds())/1000, float64(b.CPU.Microseconds())/1000, faultList(b.Faults))
 	}
 	tw.Flush()
-	if shares := res.PairShares(); len(shares) > 0 {
+	if pairs := res.Pairs(); len(pairs) > 0 {
 		sum := 0.0
-		for _, s := range shares {
-			sum += s
+		for _, p := range pairs {
+			sum += p.Share
 		}
-		fmt.Fprintf(w, "\nduplicate pairs: %d, NS points share over the pairs %.1f%%\n", len(shares), 100*sum/float64(len(shares)))
+		fmt.Fprintf(w, "\nduplicate pairs: %d, NS points share over the pairs %.1f%%\n", len(pairs), 100*sum/float64(len(pairs)))
 	}
 }
 

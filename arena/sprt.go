@@ -48,11 +48,11 @@ func newSPRTRun(cfg rating.SPRTConfig) *sprtRun {
 
 // stop is the match's Stop hook: true once the test has decided.
 func (s *sprtRun) stop(res *referee.Result) bool {
-	shares, games := res.PairShares(), res.PairGameScores()
-	for ; s.pairs < len(shares); s.pairs++ {
-		x := shares[s.pairs]
-		_, _ = s.test.Add(x)
-		_ = s.stats.Add(rating.Result{Team1: rating.Solo(0), Team2: rating.Solo(1), Points: x, GameScore: games[s.pairs], Games: 2})
+	pairs := res.Pairs()
+	for ; s.pairs < len(pairs); s.pairs++ {
+		p := pairs[s.pairs]
+		_, _ = s.test.Add(p.Share)
+		_ = s.stats.Add(rating.Result{Team1: rating.Solo(0), Team2: rating.Solo(1), Points: p.Share, GameScore: p.GameScore, Games: 2})
 	}
 	return s.test.Decision() != rating.Continue
 }

@@ -82,7 +82,7 @@ func TestMatchRecordsVerify(t *testing.T) {
 					t.Errorf("bot %s faulted: %v", b.Name, b.Faults)
 				}
 			}
-			if got := len(res.PairShares()); got != 3 {
+			if got := len(res.Pairs()); got != 3 {
 				t.Errorf("%d pair shares, want 3", got)
 			}
 		})

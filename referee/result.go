@@ -121,39 +121,30 @@ func (r *Result) finish() {
 	}
 }
 
-// PairShares returns, for each duplicate pair played in full, team 0's share of all points
-// scored in its two games: the unit of observation for ratings.
-func (r *Result) PairShares() []float64 {
-	var shares []float64
-	for i := 0; i+1 < len(r.Games); i++ {
-		a, b := r.Games[i], r.Games[i+1]
-		if a.Pair != b.Pair || a.Mirror || !b.Mirror {
-			continue
-		}
-		total := a.Totals[0] + a.Totals[1] + b.Totals[0] + b.Totals[1]
-		if total > 0 {
-			shares = append(shares, float64(a.Totals[0]+b.Totals[0])/float64(total))
-		}
-		i++
-	}
-	return shares
+// PairResult is one duplicate pair of games (a deal set played twice, the second time with
+// the hands moved one seat on), seen from team 0.
+type PairResult struct {
+	Pair      int
+	Share     float64 // team 0's share of all points scored in the two games
+	GameScore float64 // team 0's game score over the two games: win 1, draw ½, loss 0 each
 }
 
-// PairGameScores returns, for the same pairs as PairShares, team 0's game score over the
-// pair's two games (win 1, draw ½, loss 0 each).
-func (r *Result) PairGameScores() []float64 {
-	var scores []float64
+// Pairs returns the duplicate pairs played in full that scored any points: the unit of
+// observation for ratings.
+func (r *Result) Pairs() []PairResult {
+	var pairs []PairResult
 	for i := 0; i+1 < len(r.Games); i++ {
 		a, b := r.Games[i], r.Games[i+1]
 		if a.Pair != b.Pair || a.Mirror || !b.Mirror {
 			continue
 		}
-		if a.Totals[0]+a.Totals[1]+b.Totals[0]+b.Totals[1] > 0 {
-			scores = append(scores, gameScore(a.Winner)+gameScore(b.Winner))
+		if total := a.Totals[0] + a.Totals[1] + b.Totals[0] + b.Totals[1]; total > 0 {
+			pairs = append(pairs, PairResult{Pair: a.Pair, Share: float64(a.Totals[0]+b.Totals[0]) / float64(total),
+				GameScore: gameScore(a.Winner) + gameScore(b.Winner)})
 		}
 		i++
 	}
-	return scores
+	return pairs
 }
 
 func gameScore(winner int) float64 {

@@ -289,14 +289,14 @@ func TestBeatsRandom(t *testing.T) {
 			h, r := res.Teams[0], res.Teams[1]
 			share := float64(h.Points) / float64(h.Points+r.Points)
 			var won int
-			for _, x := range res.PairShares() {
-				if x > 0.5 {
+			for _, p := range res.Pairs() {
+				if p.Share > 0.5 {
 					won++
 				}
 			}
 			bs := res.Bots[0]
 			t.Logf("%s, %d duplicate pairs (%d deals): heuristic %d points, random %d: share %.1f%%; games won %d-%d (draws %d), pairs won %d of %d; heuristic as makers made %d, nat %d; random made %d, nat %d; heuristic pit %d; decisions %d, mean %v (with event handling), slowest Decide %v",
-				preset, n, res.Deals, h.Points, r.Points, 100*share, h.GamesWon, r.GamesWon, h.Draws, won, len(res.PairShares()),
+				preset, n, res.Deals, h.Points, r.Points, 100*share, h.GamesWon, r.GamesWon, h.Draws, won, len(res.Pairs()),
 				h.Made, h.Nat, r.Made, r.Nat, h.Pit, bs.Decisions, bs.Wall/time.Duration(max(bs.Decisions, 1)), slowest)
 			if share <= 0.6 {
 				t.Errorf("heuristic scored %.1f%% of the points, want more than 60%%", 100*share)

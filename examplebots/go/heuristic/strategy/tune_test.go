@@ -56,9 +56,10 @@ func TestVariant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shares := res.PairShares()
+	shares := res.Pairs()
 	var sum, sq float64
-	for _, x := range shares {
+	for _, p := range shares {
+		x := p.Share
 		sum += x
 		sq += x * x
 	}
