@@ -21,6 +21,7 @@ func newApp(out, errOut io.Writer) *cli.App {
 		Commands: []*cli.Command{
 			demoCommand(),
 			matchCommand(),
+			checkCommand(),
 			rulesCommand(),
 		},
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,9 +56,15 @@ func writeBot(t *testing.T, dir, name, misbehave, rulesAnswer string) string {
 	return path
 }
 
+// cliMu serialises in-process runs of the command line: urfave/cli sets up its global help
+// flag on every run, which races between parallel tests.
+var cliMu sync.Mutex
+
 // runArena runs the arena command line in this process and returns stdout, stderr and the error.
 func runArena(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
+	cliMu.Lock()
+	defer cliMu.Unlock()
 	var out, errOut bytes.Buffer
 	app := newApp(&out, &errOut)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -105,7 +112,6 @@ func TestMatchHostileBots(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
 			dir := t.TempDir()
 			bad := writeBot(t, dir, "bad", tc.misbehave, "echo ok")
 			good := writeBot(t, dir, "good", ":", "echo ok")
@@ -243,7 +249,6 @@ func TestMatchExampleBots(t *testing.T) {
 		}
 		preset := rules.PresetNames()[i%len(rules.PresetNames())]
 		t.Run(p[0]+"-vs-"+p[1]+"-"+preset, func(t *testing.T) {
-			t.Parallel()
 			dir := t.TempDir()
 			out, errOut, err := runArena(t, "match", a, b, "--games", "1", "--preset", preset, "-o", "game_end=deals:4",
 				"--seed", "11", "--json", "--log", filepath.Join(dir, "log.jsonl"))

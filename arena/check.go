@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/klaverjas-arena/arena/arena/check"
+	"github.com/klaverjas-arena/arena/referee"
+	"github.com/urfave/cli/v2"
+)
+
+func checkCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "check",
+		Usage:     "run one bot through a battery of protocol checks and report what it does wrong",
+		ArgsUsage: "BOT",
+		Description: "BOT is a bot command, split into words the way a shell would, or a name from --bots.\n" +
+			"The bot is run as in a match, many times over: the handshake, every preset, every\n" +
+			"trump-choosing procedure (free and forced choices, draaikaart offers), both play rules\n" +
+			"in positions where the legal cards are restricted, roem claims, an unknown event, a\n" +
+			"full 16-deal game against the heuristic example bot, response times, stderr output\n" +
+			"and a clean exit on quit. Each item is PASS, WARN, INFO, FAIL or SKIP; failures show\n" +
+			"the line the arena sent, the exact line the bot sent and what was expected.\n" +
+			"The exit status is 0 only when no item failed (warnings are allowed).",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "bots", EnvVars: []string{"ARENA_BOTS"}, Usage: "TOML `FILE` of bot definitions ([[bot]] name, cmd, dir, env, decision, stderr)"},
+			&cli.DurationFlag{Name: "time", Value: referee.DefaultTimeControl.Decision, Usage: "time per decision"},
+			&cli.DurationFlag{Name: "grace", Value: referee.DefaultTimeControl.Grace, Usage: "grace on top of the decision time before a timeout"},
+			&cli.DurationFlag{Name: "startup", Value: referee.DefaultTimeControl.Startup, Usage: "time for each handshake answer"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed for the cards of the full game"},
+			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
+		},
+		Action: runCheck,
+	}
+}
+
+func runCheck(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return fmt.Errorf("want one bot, got %d arguments", c.NArg())
+	}
+	var bots map[string]botSpec
+	if path := c.String("bots"); path != "" {
+		var err error
+		if bots, err = loadBots(path); err != nil {
+			return err
+		}
+	}
+	b, err := resolveBot(c.Args().First(), bots)
+	if err != nil {
+		return err
+	}
+	tc := referee.TimeControl{Startup: c.Duration("startup"), Decision: c.Duration("time"), Grace: c.Duration("grace")}
+	if b.Decision.Duration > 0 && !c.IsSet("time") {
+		tc.Decision = b.Decision.Duration
+	}
+	if tc.Decision <= 0 || tc.Startup <= 0 || tc.Grace < 0 {
+		return errors.New("times must be positive (--grace may be 0)")
+	}
+	// The bot's stderr goes to its own file if it has one, else to a temporary file, so the
+	// check can count every byte.
+	if b.Stderr == "" {
+		f, err := os.CreateTemp("", "arena-check-stderr-*")
+		if err != nil {
+			return err
+		}
+		f.Close()
+		defer os.Remove(f.Name())
+		b.Stderr = f.Name()
+	}
+	log := logger(c.App.ErrWriter)
+	start := procStarter(b, nil, log)
+	opts := check.Options{
+		Bot:        c.Args().First(),
+		Time:       tc,
+		StderrFile: b.Stderr,
+		Seed:       c.Uint64("seed"),
+		Start: func(ctx context.Context) (referee.Conn, error) {
+			conn, err := start(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return exitConn{conn.(procConn)}, nil
+		},
+	}
+	rep, err := check.Run(c.Context, opts)
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		err = rep.WriteJSON(c.App.Writer)
+	} else {
+		err = rep.WriteText(c.App.Writer)
+	}
+	if err != nil {
+		return err
+	}
+	if !rep.Passed {
+		return cli.Exit("", 1)
+	}
+	return nil
+}
+
+// exitConn is a bot process's connection that also tells how the process ended, for the
+// check's quit item.
+type exitConn struct{ procConn }
+
+// ExitStatus implements check.Exiter.
+func (c exitConn) ExitStatus() string { return c.p.ExitStatus() }

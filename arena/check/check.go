@@ -1,0 +1,370 @@
+// Package check runs one bot through a scripted battery of protocol situations and reports,
+// item by item, what it did right and wrong: the handshake, the rulesets it plays, every
+// trump-choosing procedure (free and forced choices, draaikaart offers), both play rules in
+// positions where the legal cards are restricted, roem claims, a full game, response times,
+// stderr output, tolerance of unknown events, and a clean exit on quit.
+//
+// Every failure names the exact line the bot sent and what was expected. The bot is driven
+// through a referee.Starter, so it runs exactly as it would in a match.
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/klaverjas-arena/arena/protocol"
+	"github.com/klaverjas-arena/arena/referee"
+)
+
+// Status is the verdict on one item.
+type Status string
+
+// Verdicts. Only FAIL (and SKIP, which follows a failed handshake) makes the check fail.
+const (
+	Pass Status = "PASS"
+	Warn Status = "WARN" // allowed, but worth the author's attention
+	Fail Status = "FAIL"
+	Info Status = "INFO" // informational: stderr output, a ruleset the bot declines
+	Skip Status = "SKIP" // not run because an earlier item failed
+)
+
+// Item is one checked behaviour.
+type Item struct {
+	Name   string `json:"name"`
+	Status Status `json:"status"`
+	Detail string `json:"detail,omitempty"`
+	Sent   string `json:"sent,omitempty"`   // the arena's line the bot answered (or failed to)
+	Got    string `json:"got,omitempty"`    // the exact line the bot sent
+	Want   string `json:"want,omitempty"`   // what was expected
+	Stderr string `json:"stderr,omitempty"` // the end of the bot's stderr, with a failure
+}
+
+// Timing is the bot's response times for one kind of decision.
+type Timing struct {
+	Kind     string  `json:"kind"` // hello, rules, bid, play, claim
+	Count    int     `json:"count"`
+	MedianMS float64 `json:"median_ms"`
+	WorstMS  float64 `json:"worst_ms"`
+	LimitMS  float64 `json:"limit_ms"`
+}
+
+// Report is the result of a check.
+type Report struct {
+	Bot     string   `json:"bot"`
+	Name    string   `json:"name,omitempty"`   // from the bot's hello
+	Author  string   `json:"author,omitempty"` // from the bot's hello
+	Items   []Item   `json:"items"`
+	Timings []Timing `json:"timings"`
+	Passed  bool     `json:"passed"`
+	Summary string   `json:"summary"`
+}
+
+// Item returns the first item whose name starts with prefix, or nil.
+func (r *Report) Item(prefix string) *Item {
+	for i := range r.Items {
+		if strings.HasPrefix(r.Items[i].Name, prefix) {
+			return &r.Items[i]
+		}
+	}
+	return nil
+}
+
+// Options configures a check.
+type Options struct {
+	Bot   string              // how the bot is called in the report
+	Start referee.Starter     // starts a fresh copy of the bot
+	Time  referee.TimeControl // Startup, Decision and Grace are used; zero: referee.DefaultTimeControl
+	// StderrFile, if set, is the file the bot's stderr is appended to (botproc.Spec.StderrFile):
+	// its growth is the exact number of bytes the bot wrote. Without it the check adds up the
+	// captured stderr of each run, which may leave out the middle of a long one.
+	StderrFile string
+	Seed       uint64        // the full game's cards
+	QuitWait   time.Duration // how long the bot has to exit after quit; default 1 s
+}
+
+// Exiter is implemented by connections to a bot process that can say how it ended
+// (botproc.Proc.ExitStatus): "" while it runs. Without it the quit item is not checked.
+type Exiter interface {
+	ExitStatus() string
+}
+
+// checker is one running check.
+type checker struct {
+	ctx      context.Context
+	opts     Options
+	mu       sync.Mutex
+	times    map[string][]time.Duration
+	timeouts []string
+	later    []laterFailure
+	stderr   int // captured stderr bytes, without a stderr file
+	report   Report
+}
+
+// Run checks the bot and returns the report. An error means the check itself could not run.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	if opts.Start == nil {
+		return nil, errors.New("check: no bot to start")
+	}
+	if opts.Time == (referee.TimeControl{}) {
+		opts.Time = referee.DefaultTimeControl
+	}
+	if opts.Time.Startup <= 0 || opts.Time.Decision <= 0 {
+		return nil, errors.New("check: the startup and decision times must be positive")
+	}
+	if opts.QuitWait <= 0 {
+		opts.QuitWait = time.Second
+	}
+	if opts.Seed == 0 {
+		opts.Seed = 1
+	}
+	c := &checker{ctx: ctx, opts: opts, times: map[string][]time.Duration{}, report: Report{Bot: opts.Bot}}
+	var stderrStart int64 = -1
+	if opts.StderrFile != "" {
+		stderrStart = fileSize(opts.StderrFile)
+	}
+
+	hs := c.handshakeItems()
+	c.add(hs...)
+	ok := hs[0].Status != Fail && hs[1].Status != Fail
+	steps := []struct {
+		name string
+		run  func() []Item
+	}{
+		{"version negotiation", func() []Item { return []Item{c.versionItem()} }},
+		{"rulesets", func() []Item { return []Item{c.rulesetsItem()} }},
+		{"bidding", func() []Item { return c.scenarioItems(biddingScenarios()) }},
+		{"play", func() []Item { return c.scenarioItems(playScenarios()) }},
+		{"unknown event", func() []Item { return []Item{c.unknownEventItem(), c.laterItem()} }},
+		{"full game", func() []Item { return []Item{c.gameItem()} }},
+		{"quit", func() []Item { return []Item{c.quitItem()} }},
+	}
+	for _, st := range steps {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if !ok {
+			c.add(Item{Name: st.name, Status: Skip, Detail: "not run: the handshake failed"})
+			continue
+		}
+		c.add(st.run()...)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c.add(c.timingItem())
+	c.add(c.stderrItem(stderrStart))
+	c.finish()
+	return &c.report, nil
+}
+
+func (c *checker) add(items ...Item) { c.report.Items = append(c.report.Items, items...) }
+
+func (c *checker) finish() {
+	r := &c.report
+	var failed []string
+	warns, skipped := 0, 0
+	for _, it := range r.Items {
+		switch it.Status {
+		case Fail:
+			failed = append(failed, it.Name)
+		case Skip:
+			skipped++
+		case Warn:
+			warns++
+		}
+	}
+	r.Passed = len(failed) == 0 && skipped == 0
+	switch {
+	case r.Passed && warns == 0:
+		r.Summary = fmt.Sprintf("PASS: all %d items passed", len(r.Items))
+	case r.Passed:
+		r.Summary = fmt.Sprintf("PASS: all %d items passed, %d with a warning", len(r.Items), warns)
+	default:
+		r.Summary = fmt.Sprintf("FAIL: %d of %d items failed: %s", len(failed), len(r.Items), strings.Join(failed, "; "))
+		if skipped > 0 {
+			r.Summary += fmt.Sprintf(" (%d more not run)", skipped)
+		}
+	}
+}
+
+// record notes a response time of the given kind.
+func (c *checker) record(kind string, d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.times[kind] = append(c.times[kind], d)
+}
+
+func (c *checker) timedOut(what string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.timeouts = append(c.timeouts, what)
+}
+
+func fileSize(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}
+
+// failure is what went wrong in an exchange, with the evidence.
+type failure struct {
+	detail string
+	sent   string
+	got    string
+	want   string
+	stderr string
+}
+
+func (f *failure) Error() string { return f.detail }
+
+// item turns a failure into a failed item.
+func (f *failure) item(name string) Item {
+	return Item{Name: name, Status: Fail, Detail: f.detail, Sent: f.sent, Got: f.got, Want: f.want, Stderr: lastLines(f.stderr, 5)}
+}
+
+// lastLines returns the last n non-empty lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	var out []string
+	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
+		if strings.TrimSpace(lines[i]) != "" {
+			out = append([]string{lines[i]}, out...)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// lastLine returns the last line of a block of lines: the request.
+func lastLine(out []byte) string {
+	s := strings.TrimRight(string(out), "\n")
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+// session is one started copy of the bot.
+type session struct {
+	c       *checker
+	conn    referee.Conn
+	pending []byte
+	stopped bool
+}
+
+// start starts a copy of the bot.
+func (c *checker) start() (*session, *failure) {
+	conn, err := c.opts.Start(c.ctx)
+	if err != nil {
+		return nil, &failure{detail: "the bot could not be started: " + err.Error(), want: "a running program"}
+	}
+	return &session{c: c, conn: conn}, nil
+}
+
+// queue adds an event line for the next write.
+func (s *session) queue(m protocol.Message) { s.pending = append(m.AppendLine(s.pending), '\n') }
+
+func (s *session) queueLine(line string) { s.pending = append(append(s.pending, line...), '\n') }
+
+// ask sends the pending lines and the request and returns the bot's answer.
+func (s *session) ask(req protocol.Message, kind string, timeout time.Duration, want string) (string, *failure) {
+	s.queue(req)
+	out := s.pending
+	s.pending = nil
+	sent := lastLine(out)
+	r, err := s.conn.Exchange(out, true, timeout)
+	if err != nil {
+		f := &failure{sent: sent, want: want, stderr: s.conn.StderrTail()}
+		var rf *referee.Fault
+		if errors.As(err, &rf) {
+			f.detail = fmt.Sprintf("%s fault: %s", rf.Kind, rf.Detail)
+			if rf.StderrTail != "" {
+				f.stderr = rf.StderrTail
+			}
+			if rf.Kind == referee.FaultTimeout {
+				s.c.timedOut(kind)
+			}
+		} else {
+			f.detail = "crash: " + err.Error()
+		}
+		s.stop()
+		return "", f
+	}
+	s.c.record(kind, r.Wall)
+	return r.Line, nil
+}
+
+// tell sends the pending lines (and extra) without waiting for an answer.
+func (s *session) tell(extra ...protocol.Message) {
+	for _, m := range extra {
+		s.queue(m)
+	}
+	if len(s.pending) > 0 && !s.stopped {
+		_, _ = s.conn.Exchange(s.pending, false, s.c.opts.Time.Startup)
+	}
+	s.pending = nil
+}
+
+// stop ends the bot (after quit, if it can still read).
+func (s *session) stop() {
+	if s.stopped {
+		return
+	}
+	s.stopped = true
+	_ = s.conn.Stop(300 * time.Millisecond)
+	if s.c.opts.StderrFile == "" {
+		s.c.mu.Lock()
+		s.c.stderr += len(s.conn.StderrTail())
+		s.c.mu.Unlock()
+	}
+}
+
+func (s *session) quit() {
+	s.tell(&protocol.Quit{})
+	s.stop()
+}
+
+// handshake sends klaverjas and the rules; a refusal is returned as its reason.
+func (s *session) handshake(options [][2]string) (hello *protocol.Hello, refused string, f *failure) {
+	startup := s.c.opts.Time.Startup
+	line, f := s.ask(&protocol.Klaverjas{Versions: []int{protocol.Version}}, "hello", startup, "hello 1 <name> <author...>")
+	if f != nil {
+		return nil, "", f
+	}
+	hello, err := protocol.ParseHello(line)
+	if err == nil && hello.Version != protocol.Version {
+		err = fmt.Errorf("the bot chose protocol version %d; the arena offered only %d", hello.Version, protocol.Version)
+	}
+	if err != nil {
+		s.stop()
+		return nil, "", &failure{detail: "bad hello: " + err.Error(), sent: "klaverjas 1", got: line, want: "hello 1 <name> <author...> (name: 1-64 of letters, digits, . _ -)", stderr: s.conn.StderrTail()}
+	}
+	rl := &protocol.Rules{Options: options}
+	line, f = s.ask(rl, "rules", startup, "ok, or refuse <reason>")
+	if f != nil {
+		return hello, "", f
+	}
+	reply, err := protocol.ParseRulesReply(line)
+	if err != nil {
+		s.stop()
+		return hello, "", &failure{detail: "bad answer to rules: " + err.Error(), sent: protocol.Line(rl), got: line, want: "ok, or refuse <reason>", stderr: s.conn.StderrTail()}
+	}
+	if reply.Refuse {
+		s.quit()
+		return hello, orNone(reply.Reason), nil
+	}
+	return hello, "", nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(no reason given)"
+	}
+	return s
+}

@@ -1,0 +1,309 @@
+package check
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/klaverjas-arena/arena/referee"
+	"github.com/klaverjas-arena/arena/referee/botproc"
+	"github.com/rs/zerolog"
+)
+
+// procConn runs a bot program under botproc, as the arena does (arena/procbot.go), and tells
+// how it exited.
+type procConn struct{ p *botproc.Proc }
+
+func (c procConn) Exchange(out []byte, wantReply bool, timeout time.Duration) (referee.Reply, error) {
+	r, err := c.p.Exchange(out, wantReply, timeout)
+	if err != nil {
+		var f *botproc.Fault
+		if errors.As(err, &f) {
+			return referee.Reply{}, &referee.Fault{Kind: referee.FaultKind(f.Kind.String()), Detail: f.Detail, StderrTail: f.StderrTail}
+		}
+		return referee.Reply{}, err
+	}
+	return referee.Reply{Line: r.Line, Infos: r.Infos, Wall: r.Wall, CPU: r.CPU}, nil
+}
+
+func (c procConn) Stop(grace time.Duration) error { return c.p.Stop(grace) }
+func (c procConn) StderrTail() string             { return c.p.StderrTail() }
+func (c procConn) ExitStatus() string             { return c.p.ExitStatus() }
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// pythonExe is the real interpreter behind python3 (not a version manager's shim, which
+// costs a tenth of a second per start), or "" without Python.
+func pythonExe() string {
+	out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// checkBot runs the check on argv with the given time control and stderr file.
+func checkBot(t *testing.T, argv []string, tc referee.TimeControl, stderrFile string) *Report {
+	t.Helper()
+	spec := botproc.Spec{Name: filepath.Base(argv[len(argv)-1]), Argv: argv, Dir: t.TempDir(), StderrFile: stderrFile}
+	opts := Options{Bot: strings.Join(argv, " "), Time: tc, StderrFile: stderrFile,
+		Start: func(ctx context.Context) (referee.Conn, error) {
+			p, err := botproc.Start(ctx, spec, zerolog.Nop())
+			if err != nil {
+				return nil, err
+			}
+			return procConn{p}, nil
+		}}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	rep, err := Run(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + text.String())
+	return rep
+}
+
+func lookPath(t *testing.T, prog string) string {
+	t.Helper()
+	p, err := exec.LookPath(prog)
+	if err != nil {
+		t.Skipf("%s not found", prog)
+	}
+	return p
+}
+
+// TestExampleBots: every example bot passes every item.
+func TestExampleBots(t *testing.T) {
+	root := repoRoot(t)
+	bin := t.TempDir()
+	for _, name := range []string{"random", "heuristic"} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(bin, name), "./examplebots/go/"+name)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", name, err, out)
+		}
+	}
+	py := pythonExe()
+	bots := map[string]func(t *testing.T) []string{
+		"go-random":    func(*testing.T) []string { return []string{filepath.Join(bin, "random")} },
+		"go-heuristic": func(*testing.T) []string { return []string{filepath.Join(bin, "heuristic")} },
+		"shell-random": func(t *testing.T) []string {
+			return []string{lookPath(t, "bash"), filepath.Join(root, "examplebots/shell/random.sh")}
+		},
+		"js-random": func(t *testing.T) []string {
+			return []string{lookPath(t, "node"), filepath.Join(root, "examplebots/js/random.js")}
+		},
+		"py-heuristic": func(*testing.T) []string { return []string{py, filepath.Join(root, "examplebots/python/heuristic.py")} },
+		"py-random_bot": func(*testing.T) []string {
+			return []string{py, filepath.Join(root, "examplebots/python/random_bot.py")}
+		},
+		"py-random_plain": func(*testing.T) []string {
+			return []string{py, filepath.Join(root, "examplebots/python/random_plain.py")}
+		},
+	}
+	for name, argv := range bots {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			if strings.HasPrefix(name, "py-") && py == "" {
+				t.Skip("python3 not found")
+			}
+			rep := checkBot(t, argv(t), referee.TimeControl{Startup: 10 * time.Second, Decision: time.Second, Grace: 50 * time.Millisecond}, "")
+			if !rep.Passed {
+				t.Errorf("%s: %s", name, rep.Summary)
+			}
+			if n := len(rep.Items); n < 32 {
+				t.Errorf("%d items, want at least 32", n)
+			}
+			for _, it := range rep.Items {
+				if it.Status == Info && strings.HasPrefix(it.Name, "rulesets") {
+					t.Errorf("an example bot declines a preset: %s", it.Detail)
+				}
+			}
+		})
+	}
+}
+
+// base is a bash bot like examplebots/shell/random.sh whose answers can be replaced case by
+// case: each entry of over is a case arm ("play) echo XX ;;") put before the standard ones.
+func base(over ...string) string {
+	return `#!/usr/bin/env bash
+set -f
+rot=
+while read -r kind rest; do
+  set -- $rest
+  case $kind in
+` + strings.Join(over, "\n") + `
+    klaverjas) echo "hello 1 broken tests" ;;
+    rules)     case $rest in *play_rule=rotterdams*) rot=1 ;; *) rot= ;; esac; echo ok ;;
+    bid)       shift 2; legal=("$@"); echo "${legal[RANDOM % ${#legal[@]}]}" ;;
+    play)      shift 5; legal=("$@"); echo "${legal[RANDOM % ${#legal[@]}]}" ;;
+    claim)     echo 0 ;;
+    quit)      exit 0 ;;
+    #DEFAULT
+  esac
+done
+`
+}
+
+// TestBrokenBots: each deliberately broken bot fails (or warns) on the right items.
+func TestBrokenBots(t *testing.T) {
+	fast := referee.TimeControl{Startup: 2 * time.Second, Decision: time.Second, Grace: 50 * time.Millisecond}
+	cases := []struct {
+		name   string
+		script string
+		tc     referee.TimeControl
+		passed bool
+		status Status
+		items  []string // item name prefixes with that status
+		got    string   // the bot line quoted in the first of items, if any
+		detail string   // a part of the first item's detail
+	}{
+		{name: "wrong-hello", script: base(`    klaverjas) echo "hello 2 wrong-version me" ;;`), tc: fast,
+			status: Fail, items: []string{"handshake"}, got: "hello 2 wrong-version me", detail: "version 2"},
+		{name: "picks-version-2", script: base(`    klaverjas) case " $rest " in *" 2 "*) echo "hello 2 greedy tests" ;; *) echo "hello 1 greedy tests" ;; esac ;;`), tc: fast,
+			status: Fail, items: []string{"version negotiation"}, got: "hello 2 greedy tests", detail: "version 2"},
+		{name: "no-hello", script: base(`    klaverjas) ;;`), tc: referee.TimeControl{Startup: 300 * time.Millisecond, Decision: time.Second},
+			status: Fail, items: []string{"handshake"}, detail: "timeout"},
+		{name: "illegal-card", script: base(`    play) shift 4; hand=$1; echo "${hand%%,*}" ;;`), tc: fast,
+			status: Fail, items: []string{"play amsterdams: must follow suit", "play amsterdams: must overtrump", "full game"}, got: "QC", detail: "illegal card"},
+		{name: "pass-when-forced", script: base(`    bid) echo pass ;;`), tc: fast,
+			status: Fail, items: []string{"bidding direct_kiezen_verplicht", "bidding direct_kiezen: forced", "bidding draaikaart: joker"}, got: "pass", detail: "illegal bid"},
+		{name: "garbage", script: base(`    play) echo "card please" ;;`), tc: fast,
+			status: Fail, items: []string{"play amsterdams: must follow suit", "full game"}, got: "card please", detail: "garbage"},
+		{name: "slow-claims", script: base(`    claim) sleep 0.6; echo 0 ;;`), tc: fast,
+			passed: true, status: Warn, items: []string{"response times"}, detail: "claim"},
+		{name: "too-slow-claims", script: base(`    claim) sleep 1.5; echo 0 ;;`), tc: fast,
+			status: Fail, items: []string{"claim_required", "response times"}, detail: "timeout"},
+		{name: "ignores-quit", script: base(`    quit) ;;`), tc: fast,
+			status: Fail, items: []string{"quit"}, detail: "exited only when its input was closed"},
+		{name: "crashes-on-rotterdams", script: base(`    play) [ -n "$rot" ] && { echo "rotterdams?" >&2; exit 3; }; shift 5; legal=("$@"); echo "${legal[0]}" ;;`), tc: fast,
+			status: Fail, items: []string{"play rotterdams: must trump", "play rotterdams: must undertrump"}, detail: "crash"},
+		{name: "chokes-on-unknown-event", script: strings.Replace(base(`    game|dealt|turned|said|trump|played|trick|scored|gameover|fault) ;;`),
+			"#DEFAULT", `*) echo "unknown line: $kind" >&2; exit 1 ;;`, 1), tc: fast,
+			status: Fail, items: []string{"unknown event"}, detail: "crash"},
+	}
+	bash := lookPath(t, "bash")
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), tc.name+".sh")
+			if err := os.WriteFile(path, []byte(tc.script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			rep := checkBot(t, []string{bash, path}, tc.tc, "")
+			if rep.Passed != tc.passed {
+				t.Errorf("passed = %v, want %v (%s)", rep.Passed, tc.passed, rep.Summary)
+			}
+			for i, prefix := range tc.items {
+				it := rep.Item(prefix)
+				if it == nil {
+					t.Errorf("no item %q", prefix)
+					continue
+				}
+				if it.Status != tc.status {
+					t.Errorf("item %q: %s, want %s (%s)", it.Name, it.Status, tc.status, it.Detail)
+				}
+				if i > 0 {
+					continue
+				}
+				if tc.got != "" && it.Got != tc.got {
+					t.Errorf("item %q: got %q, want the bot's line %q", it.Name, it.Got, tc.got)
+				}
+				if !strings.Contains(it.Detail, tc.detail) {
+					t.Errorf("item %q: detail %q does not mention %q", it.Name, it.Detail, tc.detail)
+				}
+			}
+			// Nothing else fails: the report names the failures it should and only those.
+			for _, it := range rep.Items {
+				if it.Status != Fail {
+					continue
+				}
+				named := false
+				for _, prefix := range tc.items {
+					named = named || strings.HasPrefix(it.Name, prefix)
+				}
+				if !named && !expectedCollateral(tc.name, it.Name) {
+					t.Errorf("unexpected failure: %s: %s", it.Name, it.Detail)
+				}
+			}
+		})
+	}
+}
+
+// expectedCollateral says which further items a broken bot rightly fails too.
+func expectedCollateral(bot, item string) bool {
+	switch bot {
+	case "illegal-card", "garbage":
+		// the "nothing asked" bidding scenarios are named after their first request, a card
+		return strings.HasPrefix(item, "play ") || strings.Contains(item, "nothing asked") || strings.HasPrefix(item, "scripted deals")
+	case "pass-when-forced":
+		return strings.HasPrefix(item, "bidding ") || strings.HasPrefix(item, "scripted deals") || strings.HasPrefix(item, "full game")
+	case "no-hello", "too-slow-claims":
+		return item == "response times"
+	}
+	return false
+}
+
+// TestDeclinedRuleset: a Python SDK bot that refuses Rotterdams play is reported as
+// declining those rulesets, which is not a failure.
+func TestDeclinedRuleset(t *testing.T) {
+	py := pythonExe()
+	if py == "" {
+		t.Skip("python3 not found")
+	}
+	t.Parallel()
+	script := `import sys
+sys.path.insert(0, ` + "'" + filepath.Join(repoRoot(t), "examplebots/python") + "'" + `)
+import random
+import klaverjas as kj
+
+def decide(state, d):
+    if d.kind == "bid":
+        return random.choice(d.legal_bids)
+    if d.kind == "play":
+        return random.choice(d.legal_cards)
+    return 0
+
+def accept(options):
+    if options["play_rule"] == "rotterdams":
+        return "Amsterdams only"
+    return None
+
+print("starting", file=sys.stderr)
+kj.run(kj.Bot("amsterdammer", "tests", decide, accept=accept))
+`
+	path := filepath.Join(t.TempDir(), "amsterdammer.py")
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stderr := filepath.Join(t.TempDir(), "stderr.txt")
+	rep := checkBot(t, []string{py, path}, referee.TimeControl{Startup: 10 * time.Second, Decision: time.Second, Grace: 50 * time.Millisecond}, stderr)
+	if !rep.Passed {
+		t.Errorf("a bot that declines Rotterdams fails: %s", rep.Summary)
+	}
+	for _, prefix := range []string{"rulesets", "play rotterdams: must trump"} {
+		it := rep.Item(prefix)
+		if it == nil || it.Status != Info || !strings.Contains(it.Detail, "declines ruleset rotterdams: Amsterdams only") {
+			t.Errorf("item %s: %+v, want INFO declines ruleset rotterdams: Amsterdams only", prefix, it)
+		}
+	}
+	if it := rep.Item("stderr"); it == nil || !strings.Contains(it.Detail, "bytes written") {
+		t.Errorf("stderr item: %+v", it)
+	}
+}
