@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -216,6 +217,10 @@ type botCgroup struct {
 	memV1   string   // v1 memory directory, for OOM counts
 	memV2   bool     // memory limit set in v2
 	cpu     *os.File // v2 cpu.stat, kept open for cheap rereads
+	cpuRC   syscall.RawConn
+	cpuRead func(fd uintptr) // c.preadCPU, bound once: Control with it does not allocate
+	cpuBuf  []byte           // preadCPU's buffer and result
+	cpuErr  error
 	fd      int      // O_PATH descriptor of v2 for UseCgroupFD; -1 once closed
 	applied []string // the limits in force, for the log
 	missing []string // the limits asked for that could not be set
@@ -299,6 +304,10 @@ func (s *cgroupSupport) newCgroup(spec Spec) (c *botCgroup, err error) {
 	if c.cpu, err = os.Open(filepath.Join(c.v2, "cpu.stat")); err != nil {
 		return nil, fmt.Errorf("open cpu.stat: %w", err)
 	}
+	if c.cpuRC, err = c.cpu.SyscallConn(); err != nil {
+		return nil, fmt.Errorf("open cpu.stat: %w", err)
+	}
+	c.cpuRead = c.preadCPU
 	fd, err := unix.Open(c.v2, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("open cgroup: %w", err)
@@ -354,12 +363,16 @@ func (c *botCgroup) oomKills() int64 {
 }
 
 // cpuTime returns the CPU time used by all the bot's processes so far, in µs resolution.
+// It costs one pread of cpu.stat (os.File.ReadAt would make a second one, to find EOF, as
+// the file is shorter than buf). buf must be large enough for the usage_usec line.
 func (c *botCgroup) cpuTime(buf []byte) (time.Duration, bool) {
-	n, err := c.cpu.ReadAt(buf, 0)
-	if n == 0 && err != nil {
+	c.cpuBuf, c.cpuErr = buf, nil
+	if err := c.cpuRC.Control(c.cpuRead); err != nil || c.cpuErr != nil {
+		c.cpuBuf = nil
 		return 0, false
 	}
-	b := buf[:n]
+	b := c.cpuBuf
+	c.cpuBuf = nil
 	const key = "usage_usec "
 	if !bytes.HasPrefix(b, []byte(key)) {
 		return 0, false
@@ -372,6 +385,18 @@ func (c *botCgroup) cpuTime(buf []byte) (time.Duration, bool) {
 		us = us*10 + int64(ch-'0')
 	}
 	return time.Duration(us) * time.Microsecond, true
+}
+
+// preadCPU reads cpu.stat from its start into c.cpuBuf, which it cuts to what was read.
+func (c *botCgroup) preadCPU(fd uintptr) {
+	for {
+		n, err := unix.Pread(int(fd), c.cpuBuf, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		c.cpuBuf, c.cpuErr = c.cpuBuf[:max(n, 0)], err
+		return
+	}
 }
 
 // close releases the open files; remove the directories with remove.

@@ -15,10 +15,11 @@
 //
 //   - always: own process group (Setpgid) killed as a group; Pdeathsig SIGKILL, with every
 //     bot forked from one OS thread that lives as long as the arena (Pdeathsig follows the
-//     forking thread, and Go ends threads); own pipes with read and write deadlines; a
-//     bounded line reader for stdout; a constant-memory head+tail capture of stderr drained
-//     by a goroutine; an explicit environment; and no inherited file descriptors beyond 0,
-//     1 and 2 (see Harden);
+//     forking thread, and Go ends threads); own pipes with a deadline on every read and
+//     write (stdin and stdout are waited on with ppoll on the calling thread, outside Go's
+//     netpoller: see pipes); a bounded line reader for stdout; a constant-memory head+tail
+//     capture of stderr drained by a goroutine; an explicit environment; and no inherited
+//     file descriptors beyond 0, 1 and 2 (see Harden);
 //   - where cgroup v2 is writable: one cgroup per bot, entered at clone time (UseCgroupFD),
 //     killed with cgroup.kill (which also catches descendants that called setsid), CPU time
 //     from cpu.stat, and memory.max / pids.max when the v2 controllers are enabled;

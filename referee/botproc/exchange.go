@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/klaverjas-arena/arena/protocol"
-	"golang.org/x/sys/unix"
 )
 
 // Reply is what a bot wrote in answer to an Exchange, with what it cost.
@@ -57,7 +55,8 @@ type Reply struct {
 //
 // After a fault, Exchange with wantReply returns the same fault at once; without wantReply
 // it still writes (so the referee can tell the bot why it is being stopped) and returns only
-// a write failure. After Stop it returns ErrStopped.
+// a write failure. After Stop it returns ErrStopped, and an Exchange that is waiting when
+// Stop is called returns ErrStopped at once.
 func (p *Proc) Exchange(out []byte, wantReply bool, timeout time.Duration) (Reply, error) {
 	if timeout <= 0 {
 		return Reply{}, fmt.Errorf("botproc: Exchange timeout %v is not positive", timeout)
@@ -72,19 +71,17 @@ func (p *Proc) Exchange(out []byte, wantReply bool, timeout time.Duration) (Repl
 		if wantReply {
 			return Reply{}, p.fault
 		}
-		_ = p.stdin.SetWriteDeadline(time.Now().Add(timeout))
-		if _, err := p.stdin.Write(out); err != nil {
+		if _, err := p.pipes.write(out, time.Now().Add(timeout), &p.stopping); err != nil {
 			return Reply{}, p.writeFault(err, timeout, len(out))
 		}
 		return Reply{}, nil
 	}
 	start := time.Now()
 	if len(out) > 0 {
-		if f := p.unsolicited(start.Add(timeout)); f != nil {
+		if f := p.unsolicited(); f != nil {
 			return Reply{}, p.setFault(f)
 		}
-		_ = p.stdin.SetWriteDeadline(start.Add(timeout))
-		if _, err := p.stdin.Write(out); err != nil {
+		if _, err := p.pipes.write(out, start.Add(timeout), &p.stopping); err != nil {
 			return Reply{}, p.setFault(p.writeFault(err, timeout, len(out)))
 		}
 	}
@@ -106,11 +103,9 @@ func (p *Proc) Exchange(out []byte, wantReply bool, timeout time.Duration) (Repl
 // readReply reads lines until the answer, from written (the end of the write) for timeout.
 func (p *Proc) readReply(written time.Time, timeout time.Duration) (Reply, error) {
 	var r Reply
-	p.meter.deadline, p.meter.draining = written.Add(timeout), false
-	_ = p.stdout.SetReadDeadline(p.meter.deadline)
-	if p.exitedFlag.Load() { // exited before this Exchange: the watcher's wake-up is spent
-		p.meter.draining = true
-		_ = p.stdout.SetReadDeadline(earlier(p.meter.deadline, time.Now().Add(exitDrain)))
+	p.outR.deadline, p.outR.until, p.outR.draining = written.Add(timeout), written.Add(timeout), false
+	if p.exitedFlag.Load() { // exited before this Exchange: its wake-up may be spent
+		p.outR.drain()
 	}
 	for {
 		line, err := p.lr.ReadLine()
@@ -164,27 +159,21 @@ func (p *Proc) readReply(written time.Time, timeout time.Duration) (Reply, error
 
 // unsolicited returns a Flood fault if the bot wrote anything since the last answer was read:
 // a complete line or a partial one in the reader, or bytes in the pipe.
-func (p *Proc) unsolicited(deadline time.Time) *Fault {
+func (p *Proc) unsolicited() *Fault {
 	const what = "output while no answer was due: "
 	switch {
 	case p.meter.newlines > p.consumed: // a whole line is buffered; reading it cannot block
-		_ = p.stdout.SetReadDeadline(deadline)
 		line, _ := p.lr.ReadLine()
 		p.consumed++
 		return p.newFault(Flood, what+quote(line))
 	case p.meter.cur > 0:
 		return p.newFault(Flood, what+"partial line "+quote(p.meter.head[:p.meter.headN]))
 	}
-	n := 0
-	err := p.stdoutRC.Control(func(fd uintptr) {
-		n, _ = unix.IoctlGetInt(int(fd), unix.TIOCINQ) // FIONREAD
-	})
-	if err != nil || n == 0 {
+	var buf [maxQuoted + 2]byte
+	k, ok := p.pipes.pending(buf[:])
+	if !ok || k == 0 {
 		return nil
 	}
-	buf := make([]byte, min(n, maxQuoted+2))
-	_ = p.stdout.SetReadDeadline(deadline)
-	k, _ := p.stdout.Read(buf) // bytes are waiting: this does not block
 	if i := bytes.IndexByte(buf[:k], '\n'); i >= 0 {
 		return p.newFault(Flood, what+quote(bytes.TrimSuffix(buf[:i], []byte{'\r'})))
 	}
@@ -259,17 +248,43 @@ var errRunaway = errors.New("line without end")
 // headLen is how many bytes of the current line meter keeps for messages.
 const headLen = maxQuoted + 1
 
-// meter sits between the bot's stdout pipe and the line reader: it counts newlines (so
-// Exchange knows whether a whole line is buffered), tracks the length and the start of the
-// current line, and fails a line that can no longer be valid. It also absorbs the wake-up of
-// the exit watcher (a read deadline set to now when the bot's main process exits): it then
-// keeps reading, for at most exitDrain, what the bot wrote before exiting. The line reader
-// never sees that wake-up, which would make bufio drop a partial line.
+// stdoutReader reads the bot's stdout for the current Exchange, until its deadline. It also
+// absorbs the wake-up of the exit watcher (signalled when the bot's main process exits): it
+// then keeps reading, for at most exitDrain, what the bot wrote before exiting. The line
+// reader never sees that wake-up, which would make bufio drop a partial line.
+type stdoutReader struct {
+	p        *Proc
+	deadline time.Time // of the current Exchange
+	until    time.Time // the deadline, or earlier once draining
+	draining bool      // the main process has exited; until is at most exitDrain away
+}
+
+// drain starts draining: the main process has exited.
+func (r *stdoutReader) drain() {
+	r.draining = true
+	r.until = earlier(r.deadline, time.Now().Add(exitDrain))
+}
+
+func (r *stdoutReader) Read(b []byte) (int, error) {
+	for {
+		n, err := r.p.pipes.read(b, r.until)
+		if err != errWake {
+			return n, err
+		}
+		if r.p.stopping.Load() {
+			return 0, os.ErrClosed
+		}
+		if !r.draining && r.p.exitedFlag.Load() {
+			r.drain()
+		}
+	}
+}
+
+// meter sits between the bot's stdout and the line reader: it counts newlines (so Exchange
+// knows whether a whole line is buffered), tracks the length and the start of the current
+// line, and fails a line that can no longer be valid.
 type meter struct {
-	f        *os.File
-	exited   *atomic.Bool
-	deadline time.Time     // of the current Exchange
-	draining bool          // the main process has exited; the read deadline is at most exitDrain away
+	f        io.Reader     // the bot's stdout (a stdoutReader)
 	newlines uint64        // newlines read from the pipe
 	cur      int           // bytes read since the last newline
 	last     byte          // the last byte read
@@ -283,18 +298,11 @@ func (m *meter) Read(b []byte) (int, error) {
 	if m.cur > protocol.MaxLineLength+1 { // +1: a "\r" before the "\n"
 		return 0, errRunaway
 	}
-	for {
-		n, err := m.f.Read(b)
-		if n > 0 {
-			m.account(b[:n])
-		}
-		if n == 0 && !m.draining && m.exited != nil && m.exited.Load() && errors.Is(err, os.ErrDeadlineExceeded) {
-			m.draining = true
-			_ = m.f.SetReadDeadline(earlier(m.deadline, time.Now().Add(exitDrain)))
-			continue
-		}
-		return n, err
+	n, err := m.f.Read(b)
+	if n > 0 {
+		m.account(b[:n])
 	}
+	return n, err
 }
 
 func (m *meter) account(b []byte) {

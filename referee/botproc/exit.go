@@ -6,7 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -94,7 +93,7 @@ func (p *Proc) watchExit() {
 		p.exitInfo = info
 		p.exitedFlag.Store(true)
 		close(p.exited)
-		_ = p.stdout.SetReadDeadline(time.Now()) // an Exchange waiting for a line looks again
+		p.pipes.signal() // an Exchange waiting for a line looks again
 	})
 }
 

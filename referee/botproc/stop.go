@@ -31,7 +31,8 @@ func (p *Proc) Stop(grace time.Duration) error {
 
 func (p *Proc) stop(grace time.Duration) error {
 	var errs []error
-	p.stdin.Close()
+	p.pipes.signal() // a waiting Exchange returns
+	p.pipes.closeIn()
 	if !waitFor(p.exited, grace) {
 		p.signalGroup(unix.SIGTERM)
 		waitFor(p.exited, grace)
@@ -64,7 +65,8 @@ func (p *Proc) stop(grace time.Duration) error {
 		<-p.drainDone // a read with a past deadline returns at once
 	}
 
-	for _, f := range []*os.File{p.stdout, p.stderr, p.errFile, p.pidfd} {
+	p.pipes.closeAll()
+	for _, f := range []*os.File{p.stderr, p.errFile, p.pidfd} {
 		if f != nil {
 			f.Close()
 		}

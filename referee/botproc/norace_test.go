@@ -1,0 +1,7 @@
+//go:build !race
+
+package botproc
+
+// raceEnabled says whether the tests run with the race detector, which makes system call
+// wrappers allocate.
+const raceEnabled = false

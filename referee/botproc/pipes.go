@@ -1,0 +1,225 @@
+package botproc
+
+import (
+	"errors"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// The bot's stdin and stdout are driven on the calling goroutine's own thread: our ends of
+// both pipes are non-blocking descriptors that Go's netpoller never sees, and Exchange waits
+// for them with ppoll(2) and moves bytes with read(2) and write(2). The netpoller would park
+// the goroutine, and have another thread wake it when the bot answers (futex wake-ups and
+// timer work for every read and write deadline, which was most of the arena's cost per
+// decision, and on a shared CPU a context switch more); a thread waiting in ppoll is woken by
+// the kernel directly when the bot writes. A long wait lets the runtime hand the thread's P to
+// others like any blocking system call.
+//
+// ppoll also watches an eventfd, the wake-up: the exit watcher signals it when the bot's main
+// process exits (so Exchange stops waiting for a leftover process that keeps stdout open) and
+// Stop signals it when it begins (so a waiting Exchange returns at once).
+//
+// The raw descriptors are only used with ioMu held, and Stop closes them with ioMu held, so a
+// descriptor number is never used after it was closed (and perhaps reused). The wake-up is
+// closed with both ioMu and wakeMu held; signalling it takes only wakeMu.
+type pipes struct {
+	ioMu   sync.Mutex
+	in     int // our (write) end of the bot's stdin; -1 once closed
+	out    int // our (read) end of the bot's stdout; -1 once closed
+	wakeMu sync.Mutex
+	wake   int // eventfd; -1 once closed
+}
+
+// errWake is returned by pipes.read when the wake-up was signalled (and has been reset).
+var errWake = errors.New("botproc: wake-up")
+
+// open makes the bot's stdin and stdout pipes and the wake-up. It returns the bot's ends
+// (blocking, close-on-exec: exec puts them at fds 0 and 1).
+func (s *pipes) open() (stdinR, stdoutW *os.File, err error) {
+	s.in, s.out, s.wake = -1, -1, -1
+	var in, out [2]int
+	if err := unix.Pipe2(in[:], unix.O_CLOEXEC); err != nil {
+		return nil, nil, os.NewSyscallError("pipe2", err)
+	}
+	s.in = in[1]
+	stdinR = os.NewFile(uintptr(in[0]), "|0")
+	if err := unix.Pipe2(out[:], unix.O_CLOEXEC); err != nil {
+		stdinR.Close()
+		return nil, nil, os.NewSyscallError("pipe2", err)
+	}
+	s.out = out[0]
+	stdoutW = os.NewFile(uintptr(out[1]), "|1")
+	if s.wake, err = unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK); err != nil {
+		s.wake = -1
+		stdinR.Close()
+		stdoutW.Close()
+		return nil, nil, os.NewSyscallError("eventfd", err)
+	}
+	for _, fd := range []int{s.in, s.out} {
+		if err := unix.SetNonblock(fd, true); err != nil {
+			stdinR.Close()
+			stdoutW.Close()
+			return nil, nil, os.NewSyscallError("fcntl", err)
+		}
+	}
+	return stdinR, stdoutW, nil
+}
+
+// signal wakes a ppoll of read or write (now or at its next call).
+func (s *pipes) signal() {
+	s.wakeMu.Lock()
+	defer s.wakeMu.Unlock()
+	if s.wake >= 0 {
+		one := [8]byte{1}
+		_, _ = unix.Write(s.wake, one[:])
+	}
+}
+
+// resetWake empties the wake-up. ioMu must be held.
+func (s *pipes) resetWake() {
+	var b [8]byte
+	_, _ = unix.Read(s.wake, b[:])
+}
+
+// closeIn closes our end of the bot's stdin.
+func (s *pipes) closeIn() {
+	s.ioMu.Lock()
+	defer s.ioMu.Unlock()
+	if s.in >= 0 {
+		unix.Close(s.in)
+		s.in = -1
+	}
+}
+
+// closeAll closes every descriptor.
+func (s *pipes) closeAll() {
+	s.ioMu.Lock()
+	defer s.ioMu.Unlock()
+	s.wakeMu.Lock()
+	defer s.wakeMu.Unlock()
+	for _, fd := range []*int{&s.in, &s.out, &s.wake} {
+		if *fd >= 0 {
+			unix.Close(*fd)
+			*fd = -1
+		}
+	}
+}
+
+// ppoll waits until fds[0] has one of its events or fds[1] (the wake-up) is readable, or
+// until is reached (os.ErrDeadlineExceeded).
+func ppoll(fds []unix.PollFd, until time.Time) error {
+	for {
+		left := time.Until(until)
+		if left <= 0 {
+			return os.ErrDeadlineExceeded
+		}
+		ts := unix.NsecToTimespec(left.Nanoseconds())
+		n, err := unix.Ppoll(fds, &ts, nil)
+		if n > 0 {
+			return nil
+		}
+		if err != nil && err != unix.EINTR {
+			return os.NewSyscallError("ppoll", err)
+		}
+	}
+}
+
+// read waits until the bot's stdout has bytes (or is at EOF), until at the latest, and reads
+// them into b. It returns n > 0 and no error, or io.EOF, os.ErrDeadlineExceeded, errWake
+// (the wake-up was signalled: nothing was read), os.ErrClosed (Stop closed the pipe), or a
+// system call error.
+//
+// It tries a read before it waits: usually the answer is there already (when the bot shares
+// the arena's CPU, waking it by the write lets it run at once; measured: about 80% of reads
+// in a match, with any placement), and then the read alone is one system call instead of
+// two.
+func (s *pipes) read(b []byte, until time.Time) (int, error) {
+	s.ioMu.Lock()
+	defer s.ioMu.Unlock()
+	if s.out < 0 {
+		return 0, os.ErrClosed
+	}
+	if time.Until(until) <= 0 {
+		return 0, os.ErrDeadlineExceeded
+	}
+	fds := [2]unix.PollFd{{Fd: int32(s.out), Events: unix.POLLIN}, {Fd: int32(s.wake), Events: unix.POLLIN}}
+	for first := true; ; first = false {
+		if !first {
+			if err := ppoll(fds[:], until); err != nil {
+				return 0, err
+			}
+			if fds[1].Revents != 0 {
+				s.resetWake()
+				return 0, errWake
+			}
+		}
+		n, err := unix.Read(s.out, b)
+		switch {
+		case n > 0:
+			return n, nil
+		case err == nil:
+			return 0, io.EOF
+		case err != unix.EAGAIN && err != unix.EINTR:
+			return 0, os.NewSyscallError("read", err)
+		}
+	}
+}
+
+// pending reports whether the bot's stdout has bytes waiting, without waiting, and reads up
+// to len(b) of them into b if so.
+func (s *pipes) pending(b []byte) (int, bool) {
+	s.ioMu.Lock()
+	defer s.ioMu.Unlock()
+	if s.out < 0 {
+		return 0, false
+	}
+	fds := [1]unix.PollFd{{Fd: int32(s.out), Events: unix.POLLIN}}
+	n, err := unix.Poll(fds[:], 0)
+	if n <= 0 || err != nil || fds[0].Revents&unix.POLLIN == 0 {
+		return 0, false
+	}
+	k, _ := unix.Read(s.out, b)
+	return max(k, 0), true
+}
+
+// write writes all of b to the bot's stdin, waiting until until at the latest. It returns
+// os.ErrDeadlineExceeded if the bot did not take it all in time, os.ErrClosed once Stop has
+// begun (or closed the pipe), or a system call error (EPIPE when the bot closed its stdin).
+// stopping says whether Stop has begun.
+func (s *pipes) write(b []byte, until time.Time, stopping *atomic.Bool) (int, error) {
+	s.ioMu.Lock()
+	defer s.ioMu.Unlock()
+	if s.in < 0 {
+		return 0, os.ErrClosed
+	}
+	done := 0
+	for done < len(b) {
+		n, err := unix.Write(s.in, b[done:])
+		if n > 0 {
+			done += n
+		}
+		switch err {
+		case nil, unix.EINTR:
+			continue
+		case unix.EAGAIN:
+		default:
+			return done, os.NewSyscallError("write", err)
+		}
+		fds := [2]unix.PollFd{{Fd: int32(s.in), Events: unix.POLLOUT}, {Fd: int32(s.wake), Events: unix.POLLIN}}
+		if err := ppoll(fds[:], until); err != nil {
+			return done, err
+		}
+		if fds[1].Revents != 0 {
+			s.resetWake() // an exit is noticed by the read from its flag
+			if stopping.Load() {
+				return done, os.ErrClosed
+			}
+		}
+	}
+	return done, nil
+}
