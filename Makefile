@@ -2,14 +2,27 @@
 GO ?= go
 BIN := bin
 
-.PHONY: demo test fmt-check vet staticcheck unit python bench fuzz build clean
+.PHONY: demo demo-game soak test fmt-check vet staticcheck unit python bench fuzz build clean
 
 build:
 	$(GO) build -o $(BIN)/arena ./arena
 
-## demo: play a whole 16-deal game between random players, deal by deal.
+## demo: build the arena and the example bots, run a small round-robin league of them
+## (arena/league/examples/demo.toml) into a fresh database, and print the standings.
 demo: build
+	$(GO) build -o $(BIN)/random ./examplebots/go/random
+	$(GO) build -o $(BIN)/heuristic ./examplebots/go/heuristic
+	@dir=$$(mktemp -d) && echo "database $$dir/arena.db" && \
+	$(BIN)/arena league --db $$dir/arena.db arena/league/examples/demo.toml
+
+## demo-game: play a whole 16-deal game between random players, deal by deal.
+demo-game: build
 	$(BIN)/arena demo --seed 1
+
+## soak: the kill -9 resume test with many kills (SOAK kills, default 200) on a larger league.
+SOAK ?= 200
+soak:
+	ARENA_SOAK=$(SOAK) $(GO) test ./arena -run '^TestLeagueKill9Resume$$' -count 1 -v -timeout 60m
 
 ## test: every check CI runs: formatting, vet, staticcheck, the race-enabled Go tests and the
 ## Python SDK's tests (which also run the shell and JavaScript bots).
@@ -44,6 +57,7 @@ fuzz:
 	$(GO) test ./protocol -run '^$$' -fuzz '^FuzzLineReader$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./referee/rules -run '^$$' -fuzz '^FuzzParseJSON$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./referee/rules -run '^$$' -fuzz '^FuzzParseTOML$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./arena -run '^$$' -fuzz '^FuzzReadLog$$' -fuzztime $(FUZZTIME)
 
 clean:
 	rm -rf $(BIN)

@@ -23,6 +23,10 @@ func newApp(out, errOut io.Writer) *cli.App {
 			matchCommand(),
 			checkCommand(),
 			rulesCommand(),
+			leagueCommand(),
+			standingsCommand(),
+			replayCommand(),
+			exportCommand(),
 		},
 	}
 }

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/referee"
+	"github.com/urfave/cli/v2"
+)
+
+func exportCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "export",
+		Usage: "write a league's stored deals as JSON lines in the deal-log format (spec.md §12)",
+		Flags: []cli.Flag{
+			dbFlag(),
+			&cli.StringFlag{Name: "league", Usage: "league `NAME` (default: the most recently started)"},
+			&cli.StringFlag{Name: "match", Usage: "only this match, `LEAGUE/N`"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` instead of standard output"},
+		},
+		Action: runExport,
+	}
+}
+
+func runExport(c *cli.Context) error {
+	db, err := openForReading(c, "arena export")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	name, match := c.String("league"), -1
+	if sel := c.String("match"); sel != "" {
+		if name, match, err = parseMatchID(sel); err != nil {
+			return err
+		}
+	}
+	if name, err = leagueName(db, name); err != nil {
+		return err
+	}
+	var out io.Writer = c.App.Writer
+	var file *os.File
+	if path := c.String("output"); path != "" {
+		if file, err = os.Create(path); err != nil {
+			return err
+		}
+		out = file
+	}
+	w := bufio.NewWriterSize(out, 256<<10)
+	n := 0
+	err = db.Deals(name, match, func(_ *store.Match, rec *referee.DealRecord) error {
+		line, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		n++
+		_, err = w.Write(append(line, '\n'))
+		return err
+	})
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if file != nil {
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			fmt.Fprintf(c.App.ErrWriter, "arena: %d deals of league %s written to %s\n", n, name, file.Name())
+		}
+	}
+	return err
+}

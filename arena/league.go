@@ -1,0 +1,171 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+
+	"github.com/klaverjas-arena/arena/arena/league"
+	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/referee"
+	"github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
+)
+
+// dbFlag is the database flag every storage command shares.
+func dbFlag() cli.Flag {
+	return &cli.StringFlag{Name: "db", Value: "arena.db", EnvVars: []string{"ARENA_DB"}, Usage: "the bbolt database `FILE`"}
+}
+
+func leagueCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "league",
+		Usage:     "run (or resume) a league described in a TOML file, storing every deal",
+		ArgsUsage: "FILE",
+		Description: "Plays every match of the league's schedule, several at once, each one duplicate pair,\n" +
+			"and stores every deal in the database as it finishes. Ctrl-C stops cleanly; running the\n" +
+			"same command again resumes where it stopped (also after a crash or kill -9).",
+		Flags: []cli.Flag{
+			dbFlag(),
+			&cli.BoolFlag{Name: "force", Usage: "continue although the league file changed since the league started (recorded)"},
+			&cli.IntFlag{Name: "concurrency", Usage: "matches at once (overrides the league file)"},
+			&cli.IntFlag{Name: "standings-every", Usage: "print the standings every `N` matches (0: only at the end)"},
+			&cli.DurationFlag{Name: "progress-every", Usage: "interval of the plain progress lines when not on a terminal (default 30s)"},
+			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement: shared (each match's referee and bots on one CPU), spread or none"},
+		},
+		Action: runLeague,
+	}
+}
+
+func runLeague(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return errors.New("arena league: want one league FILE")
+	}
+	path := c.Args().First()
+	f, err := league.Load(path)
+	var errs []error
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if c.IsSet("concurrency") && f != nil {
+		if f.Concurrency = c.Int("concurrency"); f.Concurrency < 1 {
+			errs = append(errs, errors.New("--concurrency must be at least 1"))
+		}
+	}
+	cpus, err := parsePlacement(c.String("affinity"))
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	signal.Ignore(syscall.SIGPIPE)
+	dbPath := c.String("db")
+	db, err := store.Open(dbPath, store.Options{Command: "arena league " + path})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if db.Unclean() {
+		fmt.Fprintf(c.App.Writer, "note: the last run did not stop cleanly; %s was checked and is consistent\n", dbPath)
+	}
+	log := logger(c.App.ErrWriter)
+	out := c.App.Writer
+	placeAt := func(slot int) placement {
+		p := cpus
+		p.cpu = slot % runtime.NumCPU()
+		return p
+	}
+	r := &league.Runner{
+		File: f, DB: db, Force: c.Bool("force"), Logger: log, Snapshot: snapshotPath(dbPath),
+		Entrants: func(slot int, seats [4]int) [4]referee.Entrant {
+			var es [4]referee.Entrant
+			for i, b := range seats {
+				bot := f.Bots[b]
+				spec := botSpec{Name: bot.Name, Cmd: bot.Cmd, Dir: bot.Dir, Env: bot.Env, Stderr: bot.Stderr}
+				es[i] = referee.Entrant{Name: bot.Name, Start: procStarter(spec, placeAt(slot).bot(i), log)}
+			}
+			return es
+		},
+		Pin: func(slot int) func() { return placeAt(slot).pinReferee() },
+		Progress: &league.Progress{Out: out, Live: isTerminal(out), Every: c.Duration("progress-every"),
+			StandingsEvery: c.Int("standings-every"),
+			Standings: func(w io.Writer, t *store.Totals) {
+				fmt.Fprintln(w)
+				_ = printStandings(w, f.Name, t, standingsOptions{})
+				fmt.Fprintln(w)
+			}},
+	}
+	l, todo, err := r.Prepare()
+	switch {
+	case errors.Is(err, league.ErrFinished):
+		fmt.Fprintf(out, "league %s is finished (%d matches); its standings:\n\n", l.Name, l.Matches)
+		return showStandings(out, db, l.Name, standingsOptions{})
+	case err != nil:
+		return err
+	}
+	resumed := ""
+	if len(todo) < l.Matches {
+		resumed = fmt.Sprintf(" (resumed: %d done)", l.Matches-len(todo))
+	}
+	if r.Forced {
+		fmt.Fprintf(out, "note: the league file changed since the league started; continuing with it (--force, recorded)\n")
+	}
+	fmt.Fprintf(out, "league %s: %d matches%s, %d at once, database %s\n", l.Name, l.Matches, resumed, min(f.Concurrency, len(todo)), dbPath)
+	err = r.Run(c.Context, todo)
+	_ = os.Remove(r.Snapshot)
+	if errors.Is(err, league.ErrInterrupted) {
+		msg := fmt.Sprintf("stopped: every finished deal is stored in %s; to resume, run the same command again:\n  arena league %s%s",
+			dbPath, dbArg(c), path)
+		return errors.New(msg)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "\nleague %s finished\n\n", l.Name)
+	return showStandings(out, db, l.Name, standingsOptions{})
+}
+
+// snapshotPath is where a running league keeps its totals for arena standings.
+func snapshotPath(db string) string { return db + ".standings.json" }
+
+// dbArg repeats --db for a resume hint, when it was given on the command line.
+func dbArg(c *cli.Context) string {
+	if !c.IsSet("db") || os.Getenv("ARENA_DB") == c.String("db") {
+		return ""
+	}
+	return "--db " + shellQuote(c.String("db")) + " "
+}
+
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " '\"$`\\*?&;|<>()") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
+}
+
+// openForReading opens the database read-only for a command that only reads it, and says
+// what to do when a running league holds it.
+func openForReading(c *cli.Context, what string) (*store.DB, error) {
+	db, err := store.Open(c.String("db"), store.Options{ReadOnly: true})
+	var held *store.HeldError
+	if errors.As(err, &held) {
+		return nil, fmt.Errorf("%s needs to read the database, and %w.\nbbolt allows one writer or any number of readers, not both: run this again when the league stops\n(Ctrl-C stops it cleanly; running the same league command again resumes it)", what, err)
+	}
+	return db, err
+}

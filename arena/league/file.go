@@ -1,0 +1,246 @@
+// Package league runs leagues: the league file, the schedule (round robin or gauntlet,
+// every match one duplicate pair with its own seed), the concurrent runner that stores
+// every deal as it finishes, and progress reports.
+package league
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"github.com/klaverjas-arena/arena/referee"
+	"github.com/klaverjas-arena/arena/referee/rules"
+)
+
+// Formats.
+const (
+	RoundRobin = "round_robin"
+	Gauntlet   = "gauntlet"
+)
+
+// Bot is one entrant of a league.
+type Bot struct {
+	Name     string            `toml:"name" json:"name"`
+	Cmd      []string          `toml:"cmd" json:"cmd"`
+	Dir      string            `toml:"dir" json:"dir,omitempty"` // relative to the league file
+	Env      map[string]string `toml:"env" json:"env,omitempty"`
+	Decision Duration          `toml:"decision" json:"decision,omitzero"` // a more generous time per decision for this bot
+	Stderr   string            `toml:"stderr" json:"stderr,omitempty"`
+}
+
+// Duration is a time.Duration read from TOML as "1s" or "250ms".
+type Duration struct{ time.Duration }
+
+// UnmarshalText parses a Go duration.
+func (d *Duration) UnmarshalText(text []byte) error {
+	v, err := time.ParseDuration(string(text))
+	d.Duration = v
+	return err
+}
+
+// MarshalText writes a Go duration.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// Time is the league's time control.
+type Time struct {
+	Decision  Duration `toml:"decision"`
+	Grace     Duration `toml:"grace"`
+	Startup   Duration `toml:"startup"`
+	Bank      Duration `toml:"bank"`
+	Increment Duration `toml:"increment"`
+}
+
+// File is a league file:
+//
+//	name = "demo"                 # default: the file's name without .toml
+//	format = "round_robin"        # or "gauntlet" (with gauntlet = "BOT")
+//	games = 4                     # games per pairing; even: each duplicate pair is two games
+//	seed = 1
+//	concurrency = 2               # default: one less than the CPUs, at least 1
+//	[rules]                       # a ruleset: preset and options (arena rules --list)
+//	preset = "amsterdams"
+//	[time]
+//	decision = "1s"
+//	[[bot]]
+//	name = "random"
+//	cmd = ["bin/random"]
+type File struct {
+	Name        string         `toml:"name"`
+	Format      string         `toml:"format"`
+	Gauntlet    string         `toml:"gauntlet"`
+	Games       int            `toml:"games"`
+	Seed        uint64         `toml:"seed"`
+	Concurrency int            `toml:"concurrency"`
+	MaxFaults   int            `toml:"max_faults"`
+	RulesMap    map[string]any `toml:"rules"`
+	Time        Time           `toml:"time"`
+	Bots        []Bot          `toml:"bot"`
+
+	Path  string        `toml:"-"` // where it was read from
+	Hash  string        `toml:"-"` // SHA-256 of its bytes
+	Text  string        `toml:"-"`
+	Rules rules.Ruleset `toml:"-"`
+}
+
+// Load reads and checks a league file, reporting every problem together.
+func Load(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("league file: %w", err)
+	}
+	return Parse(data, path)
+}
+
+// Parse reads and checks a league file's text; path places relative bot directories.
+func Parse(data []byte, path string) (*File, error) {
+	var f File
+	md, err := toml.Decode(string(data), &f)
+	if err != nil {
+		return nil, fmt.Errorf("league file %s: %w", path, err)
+	}
+	sum := sha256.Sum256(data)
+	f.Path, f.Hash, f.Text = path, hex.EncodeToString(sum[:]), string(data)
+	var errs []error
+	fail := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("league file %s: "+format, append([]any{path}, args...)...))
+	}
+	for _, k := range md.Undecoded() {
+		if len(k) > 0 && k[0] == "rules" {
+			continue // ruleset options are checked by the rules package
+		}
+		fail("unknown key %q", k.String())
+	}
+	if f.Name == "" {
+		f.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	}
+	if strings.ContainsAny(f.Name, "/ \t\n") {
+		fail("name %q: no spaces or slashes", f.Name)
+	}
+	if f.Format == "" {
+		f.Format = RoundRobin
+	}
+	if f.Games == 0 {
+		f.Games = 2
+	}
+	if f.Concurrency == 0 {
+		f.Concurrency = DefaultConcurrency()
+	}
+	if f.MaxFaults == 0 {
+		f.MaxFaults = 3
+	}
+	tc := &f.Time
+	defaults := referee.DefaultTimeControl
+	for _, d := range []struct {
+		v   *Duration
+		def time.Duration
+	}{{&tc.Decision, defaults.Decision}, {&tc.Grace, defaults.Grace}, {&tc.Startup, defaults.Startup}} {
+		if d.v.Duration == 0 {
+			d.v.Duration = d.def
+		}
+	}
+	if f.Games < 0 || f.Games%2 != 0 {
+		fail("games = %d: want a positive even number (every duplicate pair is two games)", f.Games)
+	}
+	if f.Concurrency < 0 {
+		fail("concurrency = %d: want at least 1", f.Concurrency)
+	}
+	if f.MaxFaults < 0 {
+		fail("max_faults = %d: want at least 1", f.MaxFaults)
+	}
+	if tc.Decision.Duration < 0 || tc.Grace.Duration < 0 || tc.Startup.Duration < 0 || tc.Bank.Duration < 0 || tc.Increment.Duration < 0 {
+		fail("[time]: durations must not be negative")
+	}
+	if f.RulesMap == nil {
+		f.RulesMap = map[string]any{}
+	}
+	if f.Rules, err = rules.FromMap(f.RulesMap); err != nil {
+		fail("[rules]: %v", err)
+	}
+	names := map[string]bool{}
+	for i, b := range f.Bots {
+		if b.Name == "" {
+			fail("bot %d has no name", i+1)
+			continue
+		}
+		if names[b.Name] {
+			fail("two bots are named %q", b.Name)
+		}
+		names[b.Name] = true
+		if !filepath.IsAbs(b.Dir) {
+			f.Bots[i].Dir = filepath.Join(filepath.Dir(path), b.Dir)
+		}
+		if err := f.Bots[i].check(); err != nil {
+			fail("%v", err)
+		}
+	}
+	switch f.Format {
+	case RoundRobin:
+		if f.Gauntlet != "" {
+			fail("gauntlet = %q is only for format = \"gauntlet\"", f.Gauntlet)
+		}
+	case Gauntlet:
+		if !names[f.Gauntlet] {
+			fail("gauntlet = %q: want the name of one of the bots", f.Gauntlet)
+		}
+	default:
+		fail("format = %q: want %q or %q", f.Format, RoundRobin, Gauntlet)
+	}
+	if len(f.Bots) < 2 {
+		fail("a league needs at least two bots, has %d", len(f.Bots))
+	}
+	return &f, errors.Join(errs...)
+}
+
+// check verifies that the bot's program exists and is executable, and its directory exists.
+func (b *Bot) check() error {
+	if len(b.Cmd) == 0 {
+		return fmt.Errorf("bot %q has no cmd", b.Name)
+	}
+	if st, err := os.Stat(b.Dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("bot %q: working directory %s does not exist", b.Name, b.Dir)
+	}
+	prog := b.Cmd[0]
+	if strings.Contains(prog, "/") && !filepath.IsAbs(prog) {
+		prog = filepath.Join(b.Dir, prog)
+	}
+	if _, err := exec.LookPath(prog); err != nil {
+		return fmt.Errorf("bot %q: program %s: %w", b.Name, b.Cmd[0], err)
+	}
+	if b.Decision.Duration < 0 {
+		return fmt.Errorf("bot %q: decision = %v must not be negative", b.Name, b.Decision)
+	}
+	return nil
+}
+
+// DefaultConcurrency is the number of matches run at once when the file does not say: one
+// less than the CPUs (the referee needs some too), at least one, so that bots are not
+// starved into false timeouts.
+func DefaultConcurrency() int { return max(1, runtime.NumCPU()-1) }
+
+// TimeControl returns the time control of a match between the given bots: the league's,
+// with the most generous per-bot decision time among them.
+func (f *File) TimeControl(bots ...int) referee.TimeControl {
+	tc := referee.TimeControl{Startup: f.Time.Startup.Duration, Decision: f.Time.Decision.Duration, Grace: f.Time.Grace.Duration,
+		Bank: f.Time.Bank.Duration, Increment: f.Time.Increment.Duration}
+	for _, b := range bots {
+		tc.Decision = max(tc.Decision, f.Bots[b].Decision.Duration)
+	}
+	return tc
+}
+
+// BotNames returns the bots' names, in file order (their rating indices).
+func (f *File) BotNames() []string {
+	names := make([]string, len(f.Bots))
+	for i, b := range f.Bots {
+		names[i] = b.Name
+	}
+	return names
+}

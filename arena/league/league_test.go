@@ -1,0 +1,82 @@
+package league
+
+import (
+	"strings"
+	"testing"
+)
+
+const twoBots = `
+[[bot]]
+name = "a"
+cmd = ["/bin/cat"]
+[[bot]]
+name = "b"
+cmd = ["/bin/cat"]
+[[bot]]
+name = "c"
+cmd = ["/bin/cat"]
+`
+
+func TestParseDefaults(t *testing.T) {
+	f, err := Parse([]byte(twoBots), "/tmp/x.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Name != "x" || f.Format != RoundRobin || f.Games != 2 || f.Concurrency < 1 || f.Time.Decision.Duration == 0 || f.Bots[0].Dir != "/tmp" {
+		t.Errorf("defaults: %+v", f)
+	}
+}
+
+func TestSchedule(t *testing.T) {
+	f, err := Parse([]byte("games = 4\nseed = 3\n"+twoBots), "/tmp/rr.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := f.Schedule()
+	if len(s) != 6 { // 3 pairings × 2 pairs
+		t.Fatalf("%d matches", len(s))
+	}
+	seeds := map[uint64]bool{}
+	count := map[[2]int]int{}
+	for i, m := range s {
+		if m.Index != i || m.ID != "rr/"+string(rune('0'+i)) || m.A == m.B {
+			t.Errorf("match %d: %+v", i, m)
+		}
+		seeds[m.Seed] = true
+		count[[2]int{min(m.A, m.B), max(m.A, m.B)}]++
+	}
+	if len(seeds) != 6 || len(count) != 3 {
+		t.Errorf("seeds %d, pairings %v", len(seeds), count)
+	}
+	// The same file gives the same schedule: resuming replays nothing differently.
+	again := f.Schedule()
+	for i := range s {
+		if s[i] != again[i] {
+			t.Errorf("schedule not deterministic at %d", i)
+		}
+	}
+	g, err := Parse([]byte("format = \"gauntlet\"\ngauntlet = \"c\"\ngames = 2\n"+twoBots), "/tmp/g.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range g.Schedule() {
+		if m.A != 2 && m.B != 2 {
+			t.Errorf("gauntlet match without the gauntlet bot: %+v", m)
+		}
+	}
+	if n := len(g.Schedule()); n != 2 {
+		t.Errorf("gauntlet: %d matches", n)
+	}
+}
+
+func TestParseErrorsTogether(t *testing.T) {
+	_, err := Parse([]byte("games = -2\nconcurrency = -1\nformat = \"swiss\"\n[[bot]]\nname = \"a\"\n"), "/tmp/bad.toml")
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{"games = -2", "concurrency = -1", "format = \"swiss\"", `bot "a" has no cmd`, "at least two bots"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in %v", want, err)
+		}
+	}
+}

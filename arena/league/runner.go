@@ -1,0 +1,370 @@
+package league
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/referee"
+	"github.com/rs/zerolog"
+	"golang.org/x/sync/errgroup"
+)
+
+// ErrFinished is returned by Prepare for a league whose every match is done.
+var ErrFinished = errors.New("league is finished")
+
+// ErrInterrupted is returned by Run when its context was cancelled (Ctrl-C): what was
+// done is stored, and running the league again resumes it.
+var ErrInterrupted = errors.New("league interrupted")
+
+// ChangedError reports a league file that changed since the league started.
+type ChangedError struct {
+	Name, File       string
+	OldHash, NewHash string
+	BotsChanged      bool
+}
+
+func (e *ChangedError) Error() string {
+	if e.BotsChanged {
+		return fmt.Sprintf("league %q: the bots in %s are not those the league started with; a league's bots cannot change (give the league a new name)", e.Name, e.File)
+	}
+	return fmt.Sprintf("league %q: %s changed since the league started (sha256 %.12s…, now %.12s…); run with --force to continue with the new file anyway (recorded), or give the league a new name",
+		e.Name, e.File, e.OldHash, e.NewHash)
+}
+
+// Runner runs a league's matches concurrently, storing every deal as it finishes.
+type Runner struct {
+	File  *File
+	DB    *store.DB
+	Force bool // continue although the league file changed
+	// Entrants returns the bots of a match for the worker slot (0 … concurrency−1).
+	Entrants func(slot int, seats [4]int) [4]referee.Entrant
+	// Pin, if set, is called in the goroutine that referees a match on slot; it returns
+	// the function that undoes it.
+	Pin      func(slot int) func()
+	Progress *Progress // may be nil
+	// Snapshot, if set, is a file the totals are written to (atomically) after every
+	// finished match, so that standings can be shown while the league holds the database.
+	Snapshot string
+	Logger   zerolog.Logger
+	Forced   bool // set by Prepare: the league file changed and Force let it continue
+
+	league      *store.League
+	schedule    []Scheduled
+	snapMu      sync.Mutex
+	snapMatches int
+}
+
+// Prepare creates the league in the store, or checks that the stored one is the same
+// league, and returns it with the matches still to play.
+func (r *Runner) Prepare() (*store.League, []Scheduled, error) {
+	f := r.File
+	r.schedule = f.Schedule()
+	l, err := r.DB.League(f.Name)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		l = &store.League{Name: f.Name, File: f.Path, Hash: f.Hash, Config: f.Text, Rules: f.Rules, Bots: f.BotNames(),
+			Matches: len(r.schedule), Created: time.Now().UTC()}
+		for _, b := range f.Bots {
+			if err := r.DB.PutBot(b.Name, b); err != nil {
+				return nil, nil, err
+			}
+		}
+		if err := r.DB.PutLeague(l); err != nil {
+			return nil, nil, err
+		}
+	case err != nil:
+		return nil, nil, err
+	case l.Hash != f.Hash:
+		if !slices.Equal(l.Bots, f.BotNames()) {
+			return nil, nil, &ChangedError{Name: f.Name, File: f.Path, OldHash: l.Hash, NewHash: f.Hash, BotsChanged: true}
+		}
+		if !r.Force {
+			return nil, nil, &ChangedError{Name: f.Name, File: f.Path, OldHash: l.Hash, NewHash: f.Hash}
+		}
+		l.Forced = append(l.Forced, store.Forced{At: time.Now().UTC(), OldHash: l.Hash, NewHash: f.Hash})
+		l.Hash, l.Config, l.File, l.Rules, l.Matches = f.Hash, f.Text, f.Path, f.Rules, len(r.schedule)
+		l.Finished = time.Time{}
+		r.Forced = true
+		if err := r.DB.PutLeague(l); err != nil {
+			return nil, nil, err
+		}
+	}
+	r.league = l
+	stored, err := r.DB.Matches(f.Name)
+	if err != nil {
+		return nil, nil, err
+	}
+	done := map[int]bool{}
+	for _, m := range stored {
+		done[m.Index] = m.Done
+	}
+	var todo []Scheduled
+	for _, s := range r.schedule {
+		if !done[s.Index] {
+			todo = append(todo, s)
+		}
+	}
+	if len(todo) == 0 {
+		return l, nil, ErrFinished
+	}
+	return l, todo, nil
+}
+
+// Run plays the matches Prepare returned. It returns ErrInterrupted (wrapped) if ctx
+// was cancelled; whatever finished is stored either way.
+func (r *Runner) Run(ctx context.Context, todo []Scheduled) error {
+	f := r.File
+	totals, err := r.DB.Totals(f.Name)
+	if err != nil {
+		return err
+	}
+	p := r.Progress
+	if p != nil {
+		p.start(len(r.schedule), len(r.schedule)-len(todo), totals)
+		defer p.stop()
+	}
+	conc := max(1, min(f.Concurrency, len(todo)))
+	slots := make(chan int, conc)
+	for i := range conc {
+		slots <- i
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(conc)
+	for _, s := range todo {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			slot := <-slots
+			defer func() { slots <- slot }()
+			return r.play(gctx, slot, s)
+		})
+	}
+	err = g.Wait()
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
+	}
+	if err != nil {
+		return err
+	}
+	r.league.Finished = time.Now().UTC()
+	return r.DB.PutLeague(r.league)
+}
+
+// play referees one match and stores it.
+func (r *Runner) play(ctx context.Context, slot int, s Scheduled) error {
+	if r.Pin != nil {
+		defer r.Pin(slot)()
+	}
+	rec := s.Record()
+	if err := r.DB.StartMatch(r.File.Name, &rec); err != nil {
+		return err
+	}
+	log := &dealLog{ctx: ctx, db: r.DB, league: r.File.Name, match: s.Index, progress: r.Progress}
+	cfg := referee.Config{ID: s.ID, Rules: r.File.Rules, Games: 1, Duplicate: true, Seed: s.Seed,
+		Time: r.File.TimeControl(s.A, s.B), MaxFaults: r.File.MaxFaults, Log: log,
+		Logger: r.Logger.With().Str("match", s.ID).Logger().Hook(quietWhenDone{ctx})}
+	if _, err := referee.Run(ctx, cfg, r.Entrants(slot, s.Seats())); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("match %s: %w", s.ID, err)
+	}
+	totals, err := r.DB.FinishMatch(r.File.Name, s.Index, Summarize)
+	if err != nil {
+		return fmt.Errorf("match %s: %w", s.ID, err)
+	}
+	if r.Progress != nil {
+		r.Progress.matchDone(totals)
+	}
+	if r.Snapshot != "" {
+		r.writeSnapshot(totals)
+	}
+	return nil
+}
+
+// Snapshot is what Runner.Snapshot holds: a running league's totals.
+type Snapshot struct {
+	League string        `json:"league"`
+	PID    int           `json:"pid"`
+	Time   time.Time     `json:"time"`
+	Totals *store.Totals `json:"totals"`
+}
+
+// writeSnapshot replaces the snapshot file; it is best effort (a failure only means
+// standings cannot be shown during the run).
+func (r *Runner) writeSnapshot(t *store.Totals) {
+	r.snapMu.Lock()
+	defer r.snapMu.Unlock()
+	if t.Matches < r.snapMatches {
+		return // a later match's totals were written already
+	}
+	r.snapMatches = t.Matches
+	data, err := json.Marshal(Snapshot{League: r.File.Name, PID: os.Getpid(), Time: time.Now(), Totals: t})
+	if err != nil {
+		return
+	}
+	tmp := r.Snapshot + ".tmp"
+	if os.WriteFile(tmp, data, 0o644) == nil {
+		_ = os.Rename(tmp, r.Snapshot)
+	}
+}
+
+// ReadSnapshot reads a running league's snapshot of its totals.
+func ReadSnapshot(path string) (*Snapshot, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var s Snapshot
+	if err := json.Unmarshal(data, &s); err != nil || s.Totals == nil {
+		return nil, fmt.Errorf("snapshot %s: unreadable", path)
+	}
+	return &s, nil
+}
+
+// dealLog is the referee's log writer: every line is one finished deal, stored at once.
+type dealLog struct {
+	ctx      context.Context
+	db       *store.DB
+	league   string
+	match    int
+	progress *Progress
+}
+
+func (d *dealLog) Write(p []byte) (int, error) {
+	if err := d.ctx.Err(); err != nil {
+		return 0, err // a deal cut short by the stop: the match is replayed on resume
+	}
+	var rec referee.DealRecord
+	if err := json.Unmarshal(p, &rec); err != nil {
+		return 0, fmt.Errorf("deal record: %w", err)
+	}
+	if err := d.db.PutDeal(d.league, d.match, &rec); err != nil {
+		return 0, err
+	}
+	if d.progress != nil {
+		d.progress.deals.Add(1)
+	}
+	return len(p), nil
+}
+
+// quietWhenDone drops the referee's warnings about bots killed because the league stops.
+type quietWhenDone struct{ ctx context.Context }
+
+func (q quietWhenDone) Run(e *zerolog.Event, _ zerolog.Level, _ string) {
+	if q.ctx.Err() != nil {
+		e.Discard()
+	}
+}
+
+// Progress reports a running league: a live status line on a terminal, plain lines
+// every Every otherwise, and the standings every StandingsEvery matches.
+type Progress struct {
+	Out            io.Writer
+	Live           bool          // a terminal: rewrite one status line
+	Every          time.Duration // plain lines; default 30 s (1 s when Live)
+	StandingsEvery int           // 0: never
+	Standings      func(w io.Writer, t *store.Totals)
+
+	deals   atomic.Int64
+	mu      sync.Mutex
+	total   int
+	done    int
+	before  int // matches done before this run
+	started time.Time
+	totals  *store.Totals
+	quit    chan struct{}
+	wg      sync.WaitGroup
+}
+
+func (p *Progress) start(total, done int, t *store.Totals) {
+	p.total, p.done, p.before, p.totals, p.started = total, done, done, t, time.Now()
+	every := p.Every
+	if every <= 0 {
+		every = 30 * time.Second
+		if p.Live {
+			every = time.Second
+		}
+	}
+	p.quit = make(chan struct{})
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-p.quit:
+				return
+			case <-tick.C:
+				p.mu.Lock()
+				p.line()
+				p.mu.Unlock()
+			}
+		}
+	}()
+}
+
+func (p *Progress) stop() {
+	close(p.quit)
+	p.wg.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.line()
+	if p.Live {
+		fmt.Fprintln(p.Out)
+	}
+}
+
+func (p *Progress) matchDone(t *store.Totals) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done++
+	p.totals = t
+	if p.StandingsEvery > 0 && p.Standings != nil && (p.done-p.before)%p.StandingsEvery == 0 && p.done < p.total {
+		if p.Live {
+			fmt.Fprint(p.Out, "\r\033[K")
+		}
+		p.Standings(p.Out, t)
+	}
+}
+
+// line writes the status: matches done, deals per second, ETA, leader.
+func (p *Progress) line() {
+	elapsed := time.Since(p.started)
+	rate := float64(p.deals.Load()) / elapsed.Seconds()
+	eta := "-"
+	if n := p.done - p.before; n > 0 {
+		left := time.Duration(float64(elapsed) / float64(n) * float64(p.total-p.done))
+		eta = left.Round(time.Second).String()
+	}
+	text := fmt.Sprintf("matches %d/%d  %.0f deals/s  ETA %s  leader %s", p.done, p.total, rate, eta, leader(p.totals))
+	if p.Live {
+		fmt.Fprintf(p.Out, "\r\033[K%s", text)
+		return
+	}
+	fmt.Fprintf(p.Out, "%s %s\n", time.Now().Format("15:04:05"), text)
+}
+
+// leader is the bot with the best points share so far.
+func leader(t *store.Totals) string {
+	best, name := -1.0, "-"
+	for _, b := range t.Bots {
+		if all := b.PointsFor + b.PointsAgainst; all > 0 {
+			if s := float64(b.PointsFor) / float64(all); s > best {
+				best, name = s, fmt.Sprintf("%s (%.1f%%)", b.Name, 100*s)
+			}
+		}
+	}
+	return name
+}

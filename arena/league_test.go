@@ -1,0 +1,582 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/klaverjas-arena/arena/arena/league"
+	"github.com/klaverjas-arena/arena/arena/rating"
+	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/referee"
+)
+
+var (
+	buildOnce  sync.Once
+	buildDir   string
+	arenaBin   string
+	fastBot    string
+	randomBot  string
+	buildError error
+)
+
+// buildTools builds the arena binary and a fast deterministic bot (the C bot of
+// testdata/firstbot.c, or the Go random bot with a fixed seed when there is no C
+// compiler) once for the test binary; the bots of a league are that bot, then random
+// bots with fixed seeds, all deterministic.
+func buildTools(t testing.TB) (arena string, bot []string) {
+	t.Helper()
+	buildOnce.Do(func() {
+		// Beside the test binary: go test removes its work directory afterwards.
+		exe, err := os.Executable()
+		if err != nil {
+			buildError = err
+			return
+		}
+		buildDir, buildError = os.MkdirTemp(filepath.Dir(exe), "league-tools-")
+		if buildError != nil {
+			return
+		}
+		arenaBin = filepath.Join(buildDir, "arena")
+		if out, err := exec.Command("go", "build", "-o", arenaBin, ".").CombinedOutput(); err != nil {
+			buildError = fmt.Errorf("go build: %v: %s", err, out)
+			return
+		}
+		randomBot = filepath.Join(buildDir, "random")
+		if out, err := exec.Command("go", "build", "-o", randomBot, "../examplebots/go/random").CombinedOutput(); err != nil {
+			buildError = fmt.Errorf("go build random: %v: %s", err, out)
+			return
+		}
+		fastBot = filepath.Join(buildDir, "firstbot")
+		if err := exec.Command("cc", "-O2", "-o", fastBot, "testdata/firstbot.c").Run(); err != nil {
+			fastBot = randomBot
+		}
+	})
+	if buildError != nil {
+		t.Fatal(buildError)
+	}
+	bot = []string{fastBot}
+	if filepath.Base(fastBot) == "random" {
+		bot = append(bot, "-seed", "7")
+	}
+	return arenaBin, bot
+}
+
+// writeLeague writes a round-robin league of n copies of the fast bot.
+func writeLeague(t testing.TB, dir string, n, games int, extra string) string {
+	t.Helper()
+	_, bot := buildTools(t)
+	var b strings.Builder
+	fmt.Fprintf(&b, "name = \"t\"\ngames = %d\nseed = 42\nconcurrency = 2\n%s\n", games, extra)
+	for i := range n {
+		if i > 0 {
+			bot = []string{randomBot, "-seed", strconv.Itoa(i)}
+		}
+		fmt.Fprintf(&b, "[[bot]]\nname = \"bot%d\"\ncmd = [%s]\n", i, quoteAll(bot))
+	}
+	path := filepath.Join(dir, "league.toml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func quoteAll(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = strconv.Quote(w)
+	}
+	return strings.Join(q, ", ")
+}
+
+// TestLeagueKill9Resume kills the arena with SIGKILL at random moments, resumes, and
+// checks the store against the schedule: every scheduled deal exactly once, every deal
+// consistent with the rules, the totals and rating sums equal to a recomputation from
+// the stored deals, and the same results as an uninterrupted run (the bot is
+// deterministic). ARENA_SOAK=N kills N times instead of 8.
+func TestLeagueKill9Resume(t *testing.T) {
+	arena, _ := buildTools(t)
+	dir := t.TempDir()
+	file := writeLeague(t, dir, 3, 20, "")
+	db := filepath.Join(dir, "kill.db")
+	kills := 8
+	if n, err := strconv.Atoi(os.Getenv("ARENA_SOAK")); err == nil {
+		kills = n
+		file = writeLeague(t, dir, 4, 40, "")
+	}
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d (kills %d)", seed, kills)
+	rng := rand.New(rand.NewPCG(seed, 0))
+	killed, partial := 0, 0
+	for killed < kills {
+		cmd := exec.Command(arena, "league", "--db", db, file)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("arena exited early: %v\n%s", err, out.String())
+			}
+			t.Logf("league finished after %d kills", killed)
+			killed = kills + 1
+		case <-time.After(time.Duration(50+rng.IntN(400)) * time.Millisecond):
+			_ = cmd.Process.Signal(syscall.SIGKILL)
+			<-done
+			killed++
+			partial += partialMatches(t, db)
+		}
+	}
+	t.Logf("%d kills left a match half played", partial)
+	if killed == kills && partial == 0 {
+		t.Error("no kill hit a match in the middle: the test tested nothing")
+	}
+	out, err := exec.Command(arena, "league", "--db", db, file).CombinedOutput()
+	if err != nil {
+		t.Fatalf("resume: %v\n%s", err, out)
+	}
+	if killed == kills && !bytes.Contains(out, []byte("did not stop cleanly")) {
+		t.Errorf("resume after kill -9 did not check the database:\n%s", out)
+	}
+	ref := filepath.Join(dir, "ref.db")
+	if out, err := exec.Command(arena, "league", "--db", ref, file).CombinedOutput(); err != nil {
+		t.Fatalf("reference run: %v\n%s", err, out)
+	}
+	// Bots die with the arena (Pdeathsig): none is left behind.
+	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		left := survivors(buildDir)
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("bots left behind: %v", left)
+			break
+		}
+	}
+	got := checkStore(t, db, file)
+	want := checkStore(t, ref, file)
+	for i := range want.Bots {
+		if fmt.Sprint(got.Bots[i]) != fmt.Sprint(want.Bots[i]) {
+			t.Errorf("bot %d after kills: %+v\nuninterrupted: %+v", i, got.Bots[i], want.Bots[i])
+		}
+	}
+}
+
+// partialMatches returns 1 if the store holds deals of a match that is not done.
+func partialMatches(t *testing.T, path string) int {
+	t.Helper()
+	db, err := store.Open(path, store.Options{ReadOnly: true, Timeout: 2 * time.Second})
+	if errors.Is(err, store.ErrNoDatabase) {
+		return 0
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	matches, err := db.Matches("t")
+	if err != nil {
+		return 0 // killed before the league was stored
+	}
+	for _, m := range matches {
+		n := 0
+		_ = db.Deals("t", m.Index, func(*store.Match, *referee.DealRecord) error { n++; return nil })
+		if !m.Done && n > 0 {
+			return 1
+		}
+	}
+	return 0
+}
+
+// checkStore checks a finished league's store against its schedule and returns its totals.
+func checkStore(t *testing.T, path, file string) *store.Totals {
+	t.Helper()
+	f, err := league.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(path, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	sched := f.Schedule()
+	matches, err := db.Matches(f.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(matches) != len(sched) {
+		t.Fatalf("%d match records, schedule has %d", len(matches), len(sched))
+	}
+	recomputed := &store.Totals{Bots: make([]store.BotTotals, len(f.Bots))}
+	for i, b := range f.Bots {
+		recomputed.Bots[i].Name = b.Name
+	}
+	dealsPerGame := f.Rules.GameEnd.N
+	total := 0
+	for i, s := range sched {
+		m := matches[i]
+		if !m.Done || m.Index != s.Index || m.Seed != s.Seed || m.Seats != s.Seats() {
+			t.Fatalf("match %d: %+v, scheduled %+v", i, m, s)
+		}
+		var deals []referee.DealRecord
+		seen := map[[2]int]bool{}
+		err := db.Deals(f.Name, i, func(_ *store.Match, rec *referee.DealRecord) error {
+			k := [2]int{rec.Game, rec.Deal}
+			if seen[k] || rec.Attempt != 0 {
+				t.Errorf("match %d: game %d deal %d attempt %d twice or redealt", i, rec.Game, rec.Deal, rec.Attempt)
+			}
+			seen[k] = true
+			if err := rec.Verify(); err != nil {
+				t.Errorf("match %d game %d deal %d: %v", i, rec.Game, rec.Deal, err)
+			}
+			deals = append(deals, *rec)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(deals) != 2*dealsPerGame {
+			t.Errorf("match %d: %d deals stored, want %d", i, len(deals), 2*dealsPerGame)
+		}
+		total += len(deals)
+		m2 := s.Record()
+		if err := league.Summarize(deals, &m2, recomputed); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, _ := db.DealCount(f.Name); n != total {
+		t.Errorf("%d deals in the store, %d belong to scheduled matches", n, total)
+	}
+	stored, err := db.Totals(f.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareTotals(t, stored, recomputed)
+	// Standings from the stored sums equal standings from the raw deals.
+	a, err1 := computeStandings(f.Name, stored, standingsOptions{})
+	b, err2 := computeStandings(f.Name, recomputed, standingsOptions{})
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	for i := range a.Standings {
+		x, y := a.Standings[i], b.Standings[i]
+		if x.Bot != y.Bot || x.Elo == nil || y.Elo == nil || math.Abs(*x.Elo-*y.Elo) > 1e-6 || math.Abs(*x.CI95-*y.CI95) > 1e-6 {
+			t.Errorf("standings row %d: stored %+v, from raw deals %+v", i, x, y)
+		}
+	}
+	return stored
+}
+
+func compareTotals(t *testing.T, got, want *store.Totals) {
+	t.Helper()
+	if got.Matches != want.Matches || got.Deals != want.Deals {
+		t.Errorf("totals: %d matches %d deals, recomputed %d, %d", got.Matches, got.Deals, want.Matches, want.Deals)
+	}
+	for i := range want.Bots {
+		if fmt.Sprint(got.Bots[i]) != fmt.Sprint(want.Bots[i]) {
+			t.Errorf("bot %d: stored %+v\nrecomputed %+v", i, got.Bots[i], want.Bots[i])
+		}
+	}
+	if len(got.Pairings) != len(want.Pairings) {
+		t.Fatalf("%d pairings stored, %d recomputed", len(got.Pairings), len(want.Pairings))
+	}
+	byTeams := map[[2]rating.Team]rating.Pairing{}
+	for _, q := range got.Pairings {
+		byTeams[[2]rating.Team{q.Team1, q.Team2}] = q
+	}
+	for i, p := range want.Pairings {
+		q := byTeams[[2]rating.Team{p.Team1, p.Team2}]
+		if p.Team1 != q.Team1 || p.Team2 != q.Team2 || p.Points.Clusters != q.Points.Clusters || p.Games.Clusters != q.Games.Clusters ||
+			!near(p.Points.S, q.Points.S) || !near(p.Points.SS, q.Points.SS) || !near(p.Games.S, q.Games.S) || !near(p.Games.NS, q.Games.NS) {
+			t.Errorf("pairing %d: stored %+v, recomputed %+v", i, q, p)
+		}
+	}
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Abs(a)) }
+
+// TestLeagueSecondArena: a second arena on a held database is told who holds it, at once.
+func TestLeagueSecondArena(t *testing.T) {
+	dir := t.TempDir()
+	file := writeLeague(t, dir, 2, 2, "")
+	path := filepath.Join(dir, "held.db")
+	db, err := store.Open(path, store.Options{Command: "arena league held.toml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	start := time.Now()
+	_, _, err = runArena(t, "league", "--db", path, file)
+	want := fmt.Sprintf("held by pid %d (arena league held.toml, started at", os.Getpid())
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("second arena: %v, want %q", err, want)
+	}
+	_, _, err = runArena(t, "standings", "--db", path)
+	if err == nil || !strings.Contains(err.Error(), "run this again when the league stops") {
+		t.Errorf("standings on a held database: %v", err)
+	}
+	// With the running league's snapshot, standings show it.
+	snap, _ := json.Marshal(league.Snapshot{League: "t", PID: os.Getpid(), Time: time.Now(),
+		Totals: &store.Totals{Bots: []store.BotTotals{{Name: "bot0"}, {Name: "bot1"}}}})
+	if err := os.WriteFile(snapshotPath(path), snap, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runArena(t, "standings", "--db", path)
+	if err != nil || !strings.Contains(out, "league t is running, pid") || !strings.Contains(out, "bot1") {
+		t.Errorf("standings of a running league: %v\n%s", err, out)
+	}
+	_, _, err = runArena(t, "export", "--db", path)
+	if err == nil || !strings.Contains(err.Error(), "arena export needs to read the database") {
+		t.Errorf("export on a held database: %v", err)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("took %v", took)
+	}
+}
+
+// TestLeagueCorruptDB: a garbage or truncated database is refused and left unchanged.
+func TestLeagueCorruptDB(t *testing.T) {
+	dir := t.TempDir()
+	file := writeLeague(t, dir, 2, 2, "")
+	good := filepath.Join(dir, "good.db")
+	if _, _, err := runArena(t, "league", "--db", good, file); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(good)
+	cases := map[string][]byte{
+		"garbage":   bytes.Repeat([]byte("klaverjas"), 2000),
+		"truncated": data[:len(data)/3],
+		"tiny":      data[:100],
+		"flipped":   flip(data, 0x10, 0x1010),
+	}
+	for name, content := range cases {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(dir, name+".db")
+			if err := os.WriteFile(path, content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := runArena(t, "league", "--db", path, file)
+			_, _, err2 := runArena(t, "standings", "--db", path)
+			if err == nil || err2 == nil {
+				// A flipped byte may miss everything bbolt checks; then the data must still read.
+				if name != "flipped" {
+					t.Fatalf("league: %v, standings: %v", err, err2)
+				}
+			} else if !strings.Contains(err.Error(), "database") {
+				t.Errorf("unclear error: %v", err)
+			}
+			if after, _ := os.ReadFile(path); name != "flipped" && !bytes.Equal(after, content) {
+				t.Error("the corrupt file was changed")
+			}
+		})
+	}
+}
+
+func flip(data []byte, offsets ...int) []byte {
+	out := bytes.Clone(data)
+	for _, o := range offsets {
+		if o < len(out) {
+			out[o] ^= 0xff
+		}
+	}
+	return out
+}
+
+// TestLeagueReadOnlyDir: a database that cannot be written is a clear error; one already
+// stored can still be read.
+func TestLeagueReadOnlyDir(t *testing.T) {
+	dir := t.TempDir()
+	file := writeLeague(t, dir, 2, 2, "")
+	roDir := filepath.Join(dir, "ro")
+	if err := os.Mkdir(roDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(roDir, "arena.db")
+	if _, _, err := runArena(t, "league", "--db", path, file); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(path)
+	newPath := filepath.Join(roDir, "new.db")
+	if os.Geteuid() == 0 {
+		newPath = "/sys/arena-test.db" // root ignores permissions; sysfs refuses new files
+	} else {
+		if err := os.Chmod(path, 0o444); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(roDir, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Chmod(roDir, 0o755)
+		_, _, err := runArena(t, "league", "--db", path, file)
+		if err == nil || !strings.Contains(err.Error(), "cannot open database") {
+			t.Errorf("league on a read-only database: %v", err)
+		}
+	}
+	_, _, err := runArena(t, "league", "--db", newPath, file)
+	if err == nil || !strings.Contains(err.Error(), "cannot open database") || !strings.Contains(err.Error(), "use --db or ARENA_DB") {
+		t.Errorf("league in a read-only directory: %v", err)
+	}
+	out, _, err := runArena(t, "standings", "--db", path)
+	if err != nil || !strings.Contains(out, "bot0") {
+		t.Errorf("standings from a read-only database: %v\n%s", err, out)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Error("the database changed")
+	}
+}
+
+// TestLeagueChangedFile: a changed league file is refused, unless --force (recorded).
+func TestLeagueChangedFile(t *testing.T) {
+	dir := t.TempDir()
+	file := writeLeague(t, dir, 2, 2, "")
+	path := filepath.Join(dir, "arena.db")
+	if _, _, err := runArena(t, "league", "--db", path, file); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runArena(t, "league", "--db", path, file)
+	if err != nil || !strings.Contains(out, "league t is finished") {
+		t.Errorf("finished league: %v\n%s", err, out)
+	}
+	file = writeLeague(t, dir, 2, 4, "")
+	_, _, err = runArena(t, "league", "--db", path, file)
+	if err == nil || !strings.Contains(err.Error(), "changed since the league started") || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("changed file: %v", err)
+	}
+	out, _, err = runArena(t, "league", "--db", path, "--force", file)
+	if err != nil || !strings.Contains(out, "resumed: 1 done") {
+		t.Fatalf("--force: %v\n%s", err, out)
+	}
+	db, err := store.Open(path, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := db.League("t")
+	db.Close()
+	if err != nil || len(l.Forced) != 1 || l.Matches != 2 || l.Finished.IsZero() {
+		t.Errorf("league after --force: %+v, %v", l, err)
+	}
+	file = writeLeague(t, dir, 3, 4, "")
+	_, _, err = runArena(t, "league", "--db", path, "--force", file)
+	if err == nil || !strings.Contains(err.Error(), "bots cannot change") {
+		t.Errorf("changed bots: %v", err)
+	}
+}
+
+// TestLeagueFileErrors: every problem of a league file is reported together, before any
+// bot starts.
+func TestLeagueFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	text := `games = 3
+colour = "red"
+format = "gauntlet"
+gauntlet = "nobody"
+[rules]
+bidding = "blind"
+[time]
+decision = "-1s"
+[[bot]]
+name = "a"
+cmd = ["/nonexistent/bot"]
+[[bot]]
+name = "a"
+cmd = ["` + filepath.Join(dir, "league.toml") + `"]
+`
+	path := filepath.Join(dir, "league.toml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := runArena(t, "league", "--db", filepath.Join(dir, "x.db"), path)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{`unknown key "colour"`, "games = 3", `gauntlet = "nobody"`, "bidding", "must not be negative",
+		`two bots are named "a"`, "/nonexistent/bot", "permission denied"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in:\n%v", want, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.db")); err == nil {
+		t.Error("the database was created for a bad league file")
+	}
+}
+
+// TestLeagueInterrupt: cancelling stops the league with the resume message; running it
+// again finishes it.
+func TestLeagueInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	file := writeLeague(t, dir, 3, 12, "")
+	path := filepath.Join(dir, "arena.db")
+	var out, errOut bytes.Buffer
+	app := newApp(&out, &errOut)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	err := app.RunContext(ctx, []string{"arena", "league", "--db", path, file})
+	if err == nil || !strings.Contains(err.Error(), "to resume, run the same command again") {
+		t.Fatalf("interrupted: %v\n%s", err, out.String())
+	}
+	if _, _, err := runArena(t, "league", "--db", path, file); err != nil {
+		t.Fatal(err)
+	}
+	checkStore(t, path, file)
+}
+
+// TestLeagueDiskFull fills a small tmpfs (root only): the league stops with a clear error
+// and what was stored stays readable and consistent.
+func TestLeagueDiskFull(t *testing.T) {
+	dir := t.TempDir()
+	file := writeLeague(t, dir, 2, 400, "")
+	mnt := filepath.Join(dir, "tiny")
+	if err := os.Mkdir(mnt, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=400k", "tmpfs", mnt).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a small tmpfs (needs root): %v %s", err, out)
+	}
+	defer exec.Command("umount", mnt).Run()
+	path := filepath.Join(mnt, "arena.db")
+	_, _, err := runArena(t, "league", "--db", path, file)
+	if err == nil || !strings.Contains(err.Error(), "disk full") || !strings.Contains(err.Error(), "nothing already stored is lost") {
+		t.Fatalf("league on a full disk: %v", err)
+	}
+	db, err := store.Open(path, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	matches, _ := db.Matches("t")
+	totals, err := db.Totals("t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := 0
+	for _, m := range matches {
+		if m.Done {
+			done++
+			n := 0
+			_ = db.Deals("t", m.Index, func(*store.Match, *referee.DealRecord) error { n++; return nil })
+			if n != 32 {
+				t.Errorf("match %s: %d deals", m.ID, n)
+			}
+		}
+	}
+	if done == 0 || totals.Matches != done || totals.Deals != 32*done {
+		t.Errorf("%d matches done, totals %d matches %d deals", done, totals.Matches, totals.Deals)
+	}
+}

@@ -1,0 +1,451 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/protocol"
+	"github.com/klaverjas-arena/arena/referee"
+	"github.com/klaverjas-arena/arena/referee/rules"
+	"github.com/urfave/cli/v2"
+)
+
+func replayCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "replay",
+		Usage:     "show a stored or logged deal trick by trick, or re-referee every deal (--verify)",
+		ArgsUsage: "[MATCH[/DEAL]]",
+		Description: "MATCH is a match id as stored (LEAGUE/N, e.g. demo/12) or as in a log; DEAL is the\n" +
+			"n-th deal of the match (from 1, redeals included). Without DEAL every deal of the match is\n" +
+			"shown. --verify re-referees every deal (of the log, of the league, or of the match) with\n" +
+			"the rules engine, reports every inconsistency with its location, and exits non-zero.",
+		Flags: []cli.Flag{
+			dbFlag(),
+			&cli.StringFlag{Name: "log", Usage: "read a match log `FILE` (JSON lines, spec.md §12) instead of the database"},
+			&cli.StringFlag{Name: "league", Usage: "league `NAME` for --verify from the database (default: every league)"},
+			&cli.BoolFlag{Name: "verify", Usage: "re-referee every deal and report inconsistencies"},
+			&cli.BoolFlag{Name: "ascii", Usage: "plain ASCII even on a terminal"},
+		},
+		Action: runReplay,
+	}
+}
+
+// located is a deal record with where it came from, for messages.
+type located struct {
+	where string // "FILE:LINE" or "db LEAGUE/N"
+	rec   referee.DealRecord
+}
+
+func runReplay(c *cli.Context) error {
+	if c.NArg() > 1 {
+		return errors.New("arena replay: at most one MATCH[/DEAL]")
+	}
+	sel := c.Args().First()
+	if sel == "" && !c.Bool("verify") {
+		return errors.New("arena replay: which match? give MATCH[/DEAL] (arena standings lists the league; match ids are LEAGUE/N)")
+	}
+	var deals []located
+	var err error
+	if path := c.String("log"); path != "" {
+		deals, err = logDeals(path, c.App.ErrWriter)
+	} else {
+		deals, err = dbDeals(c, sel)
+	}
+	if err != nil {
+		return err
+	}
+	deals, err = selectDeals(deals, sel)
+	if err != nil {
+		return err
+	}
+	if c.Bool("verify") {
+		return verifyDeals(c.App.Writer, deals)
+	}
+	st := newCardStyle(c.App.Writer, c.Bool("ascii"))
+	for i := range deals {
+		if i > 0 {
+			fmt.Fprintln(c.App.Writer)
+		}
+		printReplay(c.App.Writer, &deals[i], st)
+	}
+	return nil
+}
+
+// logDeals reads a whole log file.
+func logDeals(path string, warn io.Writer) ([]located, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, err := readLog(f, path, warn)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]located, len(entries))
+	for i, e := range entries {
+		out[i] = located{where: fmt.Sprintf("%s:%d", path, e.line), rec: e.rec}
+	}
+	return out, nil
+}
+
+// dbDeals reads the deals of the selected match, or of every league (or --league) when
+// there is no selection.
+func dbDeals(c *cli.Context, sel string) ([]located, error) {
+	db, err := openForReading(c, "arena replay")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	var out []located
+	collect := func(league string, match int) error {
+		return db.Deals(league, match, func(m *store.Match, rec *referee.DealRecord) error {
+			out = append(out, located{where: "db " + m.ID, rec: *rec})
+			return nil
+		})
+	}
+	if sel != "" {
+		league, match, err := parseMatchID(sel)
+		if err != nil {
+			return nil, err
+		}
+		return out, collect(league, match)
+	}
+	leagues := []string{c.String("league")}
+	if leagues[0] == "" {
+		ls, err := db.Leagues()
+		if err != nil {
+			return nil, err
+		}
+		leagues = leagues[:0]
+		for _, l := range ls {
+			leagues = append(leagues, l.Name)
+		}
+	}
+	for _, l := range leagues {
+		if err := collect(l, -1); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// parseMatchID reads LEAGUE/N[/DEAL] as stored.
+func parseMatchID(sel string) (string, int, error) {
+	parts := strings.Split(sel, "/")
+	if len(parts) >= 2 {
+		if n, err := strconv.Atoi(parts[1]); err == nil && n >= 0 && len(parts) <= 3 {
+			return parts[0], n, nil
+		}
+	}
+	return "", 0, fmt.Errorf("match %q: want LEAGUE/N or LEAGUE/N/DEAL, e.g. demo/12/3", sel)
+}
+
+// selectDeals keeps the deals of MATCH[/DEAL]; an empty selection keeps all.
+func selectDeals(all []located, sel string) ([]located, error) {
+	if sel == "" {
+		return all, nil
+	}
+	match, deal := sel, 0
+	if i := strings.LastIndex(sel, "/"); i >= 0 {
+		if n, err := strconv.Atoi(sel[i+1:]); err == nil && n > 0 && matchExists(all, sel[:i]) {
+			match, deal = sel[:i], n
+		}
+	}
+	var out []located
+	for _, d := range all {
+		if d.rec.Match == match {
+			out = append(out, d)
+		}
+	}
+	switch {
+	case len(out) == 0:
+		return nil, fmt.Errorf("no deals of match %q", match)
+	case deal > len(out):
+		return nil, fmt.Errorf("match %s has %d deals, not %d", match, len(out), deal)
+	case deal > 0:
+		return out[deal-1 : deal], nil
+	}
+	return out, nil
+}
+
+func matchExists(all []located, id string) bool {
+	for _, d := range all {
+		if d.rec.Match == id {
+			return true
+		}
+	}
+	return false
+}
+
+// verifyDeals re-referees every deal and reports each inconsistency.
+func verifyDeals(w io.Writer, deals []located) error {
+	bad := 0
+	for i := range deals {
+		d := &deals[i]
+		if err := d.rec.Verify(); err != nil {
+			bad++
+			fmt.Fprintf(w, "%s: match %s game %d deal %d attempt %d: %v\n", d.where, d.rec.Match, d.rec.Game, d.rec.Deal, d.rec.Attempt, err)
+		}
+	}
+	if bad > 0 {
+		return fmt.Errorf("%d of %d deals are inconsistent with the rules", bad, len(deals))
+	}
+	fmt.Fprintf(w, "%d deals verified: every one consistent with the rules\n", len(deals))
+	return nil
+}
+
+// logEntry is one deal of a log file and its line number.
+type logEntry struct {
+	line int
+	rec  referee.DealRecord
+}
+
+// maxLogLine bounds one line of a log.
+const maxLogLine = 4 << 20
+
+// readLog reads a match log: one deal record per line. A torn last line (no newline, not
+// valid JSON: the arena was stopped while writing it) is reported to warn and skipped;
+// anything else that is not a deal record of this format version is an error with the
+// file and line.
+func readLog(r io.Reader, name string, warn io.Writer) ([]logEntry, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var out []logEntry
+	for n := 1; ; n++ {
+		line, err := readLine(br)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+		last := errors.Is(err, io.EOF)
+		torn := last && len(line) > 0 // no newline at the end
+		text := bytes.TrimSpace(line)
+		if len(text) > 0 {
+			rec, perr := parseRecord(text)
+			switch {
+			case perr != nil && torn:
+				fmt.Fprintf(warn, "%s:%d: torn last line (the log ends in the middle of a deal): skipped\n", name, n)
+			case perr != nil:
+				return nil, fmt.Errorf("%s:%d: %w", name, n, perr)
+			default:
+				out = append(out, logEntry{line: n, rec: rec})
+			}
+		}
+		if last {
+			return out, nil
+		}
+	}
+}
+
+// readLine returns the next line without its newline; io.EOF with the rest if the input
+// ends without one.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > maxLogLine {
+			return nil, fmt.Errorf("line longer than %d bytes", maxLogLine)
+		}
+		switch {
+		case err == nil:
+			return line[:len(line)-1], nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		}
+		return line, err
+	}
+}
+
+// parseRecord decodes one log line, rejecting anything that is not a deal record.
+func parseRecord(text []byte) (referee.DealRecord, error) {
+	var probe struct {
+		V *int `json:"v"`
+	}
+	var rec referee.DealRecord
+	if err := json.Unmarshal(text, &probe); err != nil {
+		return rec, fmt.Errorf("not a deal record: %v", err)
+	}
+	if probe.V == nil {
+		return rec, errors.New("not a deal record (no format version \"v\")")
+	}
+	if *probe.V != referee.LogVersion {
+		return rec, fmt.Errorf("log format version %d: this arena reads version %d", *probe.V, referee.LogVersion)
+	}
+	if err := json.Unmarshal(text, &rec); err != nil {
+		return rec, fmt.Errorf("bad deal record: %v", err)
+	}
+	if rec.Match == "" || len(rec.Result.Score) < 2 {
+		return rec, errors.New("bad deal record: no match id or no score")
+	}
+	return rec, nil
+}
+
+// cardStyle renders cards: suit symbols in colour on a terminal, letters otherwise.
+type cardStyle struct{ symbols, colour bool }
+
+func newCardStyle(w io.Writer, ascii bool) cardStyle {
+	tty := !ascii && isTerminal(w)
+	return cardStyle{symbols: tty, colour: tty && os.Getenv("NO_COLOR") == ""}
+}
+
+var suitSymbols = [4]string{"♣", "♦", "♥", "♠"}
+
+func (st cardStyle) suit(s protocol.Suit) string {
+	if !st.symbols || !s.Valid() {
+		return s.String()
+	}
+	if st.colour && (s == protocol.Diamonds || s == protocol.Hearts) {
+		return "\033[31m" + suitSymbols[s] + "\033[0m"
+	}
+	return suitSymbols[s]
+}
+
+func (st cardStyle) card(c protocol.Card) string {
+	if !st.symbols {
+		return c.String()
+	}
+	return c.Rank().String() + st.suit(c.Suit())
+}
+
+func (st cardStyle) hand(h protocol.CardSet) string {
+	var parts []string
+	for s := range protocol.Suit(protocol.NumSuits) {
+		var ranks string
+		for c := range h.Suit(s).All() {
+			ranks += c.Rank().String()
+		}
+		if ranks != "" {
+			parts = append(parts, st.suit(s)+" "+ranks)
+		}
+	}
+	return strings.Join(parts, "  ")
+}
+
+// printReplay shows one deal: hands, bids, tricks with roem, the score, faults.
+func printReplay(w io.Writer, d *located, st cardStyle) {
+	r := &d.rec
+	mirror := ""
+	if r.Mirror {
+		mirror = ", duplicate replay"
+	}
+	attempt := ""
+	if r.Attempt > 0 {
+		attempt = fmt.Sprintf(" (redeal %d)", r.Attempt)
+	}
+	fmt.Fprintf(w, "match %s, game %d%s, deal %d%s, dealer %s   [%s]\n", r.Match, r.Game, mirror, r.Deal, attempt, r.Dealer, d.where)
+	setup, err := r.Setup()
+	if err != nil {
+		fmt.Fprintf(w, "  cannot read the deal: %v\n", err)
+		return
+	}
+	for i, name := range r.Seats {
+		fmt.Fprintf(w, "  %s %-14s %s\n", protocol.Seat(i), name, st.hand(setup.Hands[i]))
+	}
+	if len(r.Pile) > 0 {
+		fmt.Fprintf(w, "  pile: %s\n", strings.Join(r.Pile, " "))
+	}
+	deal, err := rules.NewDeal(&r.Rules, setup)
+	var bids []string
+	var trick []string
+	tricksShown := 0
+	showTricks := func() {
+		if deal == nil {
+			return
+		}
+		for _, t := range deal.Tricks()[tricksShown:] {
+			tricksShown++
+			var cards []string
+			for i := range t.N {
+				cards = append(cards, t.Seat(i, 4).String()+" "+st.card(t.Cards[i]))
+			}
+			roem := ""
+			if t.Scored > 0 {
+				roem = fmt.Sprintf(", roem %d", t.Scored)
+			}
+			arrow := "->"
+			if st.symbols {
+				arrow = "→"
+			}
+			fmt.Fprintf(w, "  trick %d: %s  %s %s wins %d%s\n", tricksShown, strings.Join(cards, ", "), arrow, t.Winner, t.Points, roem)
+			trick = trick[:0]
+		}
+	}
+	for i, a := range r.Actions {
+		switch {
+		case a.Bid != "":
+			bid := a.Bid
+			if su, err := protocol.ParseSuit(bid); err == nil {
+				bid = st.suit(su)
+			}
+			bids = append(bids, a.Seat+" "+bid)
+		case a.Card != "":
+			if len(bids) > 0 {
+				fmt.Fprintf(w, "  bids: %s\n", strings.Join(bids, ", "))
+				bids = nil
+			}
+			trick = append(trick, a.Card)
+		}
+		if err == nil && deal != nil {
+			if aerr := applyRecorded(deal, a); aerr != nil {
+				fmt.Fprintf(w, "  action %d (%s) is not legal here: %v\n", i+1, a.Seat, aerr)
+				deal = nil
+			}
+		}
+		showTricks()
+	}
+	if len(bids) > 0 {
+		fmt.Fprintf(w, "  bids: %s\n", strings.Join(bids, ", "))
+	}
+	if len(trick) > 0 {
+		fmt.Fprintf(w, "  unfinished trick: %s\n", strings.Join(trick, " "))
+	}
+	res := r.Result
+	fmt.Fprintf(w, "  result: %s", res.Outcome)
+	if res.Trump != "" {
+		ts, _ := protocol.ParseSuit(res.Trump)
+		fmt.Fprintf(w, ", trump %s by %s", st.suit(ts), res.Maker)
+	}
+	if res.Pit != "" {
+		fmt.Fprintf(w, ", pit by %s", res.Pit)
+	}
+	if res.Offender != "" {
+		fmt.Fprintf(w, ", offender %s", res.Offender)
+	}
+	fmt.Fprintln(w)
+	if len(res.Score) >= 2 && len(res.Cards) >= 2 && len(res.Roem) >= 2 {
+		fmt.Fprintf(w, "  score   NS %d (cards %d + roem %d)   EW %d (cards %d + roem %d)\n",
+			res.Score[0], res.Cards[0], res.Roem[0], res.Score[1], res.Cards[1], res.Roem[1])
+	}
+	for _, f := range r.Faults {
+		fmt.Fprintf(w, "  fault: %s (%s) %s: %s\n", f.Seat, f.Bot, f.Kind, f.Detail)
+	}
+}
+
+// applyRecorded performs one logged action on the deal.
+func applyRecorded(d *rules.Deal, a referee.Action) error {
+	switch {
+	case a.Bid != "":
+		b, err := protocol.ParseBid(a.Bid)
+		if err != nil {
+			return err
+		}
+		return d.Bid(b)
+	case a.Card != "":
+		c, err := protocol.ParseCard(a.Card)
+		if err != nil {
+			return err
+		}
+		return d.Play(c)
+	case a.Claim != nil:
+		return d.Claim(*a.Claim)
+	}
+	return errors.New("no bid, card or claim")
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/klaverjas-arena/arena/arena/league"
+	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/protocol/bot"
+	"github.com/klaverjas-arena/arena/referee"
+	"github.com/klaverjas-arena/arena/referee/rules"
+)
+
+// TestStandingsScale stores ARENA_SCALE_DEALS deals (e.g. 1000000) as a 10-bot league,
+// in matches of 32 deals, and times arena standings on it. It is a measurement, skipped
+// unless the variable is set (make scale).
+func TestStandingsScale(t *testing.T) {
+	n, err := strconv.Atoi(os.Getenv("ARENA_SCALE_DEALS"))
+	if err != nil {
+		t.Skip("set ARENA_SCALE_DEALS to run")
+	}
+	path := filepath.Join(t.TempDir(), "scale.db")
+	if d := os.Getenv("ARENA_SCALE_DB"); d != "" {
+		path = d
+	}
+	db, err := store.Open(path, store.Options{Command: "scale test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for i := range 10 {
+		names = append(names, "bot"+strconv.Itoa(i))
+	}
+	if err := db.PutLeague(&store.League{Name: "scale", Rules: rules.Default(), Bots: names, Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	var samples [][]referee.DealRecord
+	for s := range 8 {
+		samples = append(samples, inProcessMatch(t, uint64(s)))
+	}
+	start := time.Now()
+	matches := n / 32
+	for i := range matches {
+		a, b := i%10, (i/10+1+i%10)%10
+		if a == b {
+			b = (b + 1) % 10
+		}
+		m := store.Match{Index: i, ID: "scale/" + strconv.Itoa(i), Seats: [4]int{a, b, a, b}}
+		recs := samples[i%len(samples)]
+		for j := range recs {
+			recs[j].Match = m.ID
+		}
+		if err := db.StartMatch("scale", &m); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.PutDeals("scale", i, recs); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.FinishMatch("scale", i, league.Summarize); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("stored %d deals in %d matches in %v", matches*32, matches, time.Since(start))
+	db.Close()
+	st, _ := os.Stat(path)
+	t.Logf("file %d bytes: %.0f bytes per deal", st.Size(), float64(st.Size())/float64(matches*32))
+	start = time.Now()
+	out, _, err := runArena(t, "standings", "--db", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("arena standings over %d deals took %v:\n%s", matches*32, time.Since(start), out)
+}
+
+// inProcessMatch plays one duplicate pair with in-process bots.
+func inProcessMatch(t *testing.T, seed uint64) []referee.DealRecord {
+	lowest := bot.Bot{Name: "lowest", Decide: func(_ *bot.State, d bot.Decision) bot.Answer {
+		if d.Kind == bot.BidKind {
+			return bot.Answer{Bid: d.LegalBids.All()[0]}
+		}
+		return bot.Answer{Card: d.LegalCards.Lowest()}
+	}}
+	var log bytes.Buffer
+	var es [4]referee.Entrant
+	for i := range es {
+		es[i] = referee.Entrant{Name: "b", Start: referee.NewInProcess(lowest)}
+	}
+	cfg := referee.Config{ID: "x", Rules: rules.Default(), Games: 1, Duplicate: true, Seed: seed, Log: &log}
+	if _, err := referee.Run(context.Background(), cfg, es); err != nil {
+		t.Fatal(err)
+	}
+	var recs []referee.DealRecord
+	for line := range bytes.Lines(log.Bytes()) {
+		var r referee.DealRecord
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	return recs
+}

@@ -1,0 +1,86 @@
+package store
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/klaverjas-arena/arena/referee"
+)
+
+// row is what a stored deal keeps of its record: the match-wide fields (version, match,
+// ruleset, seed) live once in the league and match records.
+type row struct {
+	Pair    int                   `json:"p"`
+	Mirror  bool                  `json:"m,omitempty"`
+	Game    int                   `json:"g"`
+	Deal    int                   `json:"d"`
+	Attempt int                   `json:"a,omitempty"`
+	Seats   [4]string             `json:"s"`
+	Dealer  string                `json:"dl"`
+	First   bool                  `json:"f,omitempty"`
+	Hands   [4]string             `json:"h"`
+	Pile    []string              `json:"pl,omitempty"`
+	Actions []referee.Action      `json:"x"`
+	Result  referee.RecordResult  `json:"r"`
+	Faults  []referee.FaultRecord `json:"fl,omitempty"`
+}
+
+// dictionary primes the compressor with what every row repeats.
+var dictionary = []byte(`{"p":0,"g":1,"d":1,"s":["","","",""],"dl":"N","h":["7C 8C 9C TC JC QC KC AC","7D 8D 9D TD JD QD KD AD","7H 8H 9H TH JH QH KH AH","7S 8S 9S TS JS QS KS AS"],` +
+	`"x":[{"seat":"E","bid":"pass","ms":0.1},{"seat":"S","bid":"pass","ms":0.1},{"seat":"N","card":"JH","ms":0.1,"cpu":0.1},{"seat":"E","card":"9S","ms":0.2,"cpu":0.1},{"seat":"W","card":"AD","ms":0.3,"cpu":0.2}],` +
+	`"r":{"outcome":"made","trump":"H","maker":"N","score":[100,62],"cards":[100,62],"roem":[0,0],"tricks":[5,3],"winners":"NESWNESW"}}`)
+
+// codec compresses rows; it is safe for concurrent use.
+type codec struct {
+	writers *sync.Pool
+}
+
+func newCodec() codec {
+	return codec{writers: &sync.Pool{New: func() any {
+		w, _ := flate.NewWriterDict(io.Discard, flate.BestSpeed, dictionary)
+		return w
+	}}}
+}
+
+// encode compresses the deal part of a record.
+func (c codec) encode(rec *referee.DealRecord) ([]byte, error) {
+	r := row{Pair: rec.Pair, Mirror: rec.Mirror, Game: rec.Game, Deal: rec.Deal, Attempt: rec.Attempt, Seats: rec.Seats,
+		Dealer: rec.Dealer, First: rec.First, Hands: rec.Hands, Pile: rec.Pile, Actions: rec.Actions, Result: rec.Result, Faults: rec.Faults}
+	data, err := json.Marshal(&r)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	w := c.writers.Get().(*flate.Writer)
+	defer c.writers.Put(w)
+	w.Reset(&buf)
+	if _, err := w.Write(data); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// decode fills the deal part of rec from a stored row.
+func decodeRow(data []byte, rec *referee.DealRecord) error {
+	rd := flate.NewReaderDict(bytes.NewReader(data), dictionary)
+	defer rd.Close()
+	raw, err := io.ReadAll(io.LimitReader(rd, 1<<22))
+	if err != nil {
+		return fmt.Errorf("%w: stored deal: %v", ErrCorrupt, err)
+	}
+	var r row
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return fmt.Errorf("%w: stored deal: %v", ErrCorrupt, err)
+	}
+	rec.Pair, rec.Mirror, rec.Game, rec.Deal, rec.Attempt = r.Pair, r.Mirror, r.Game, r.Deal, r.Attempt
+	rec.Seats, rec.Dealer, rec.First, rec.Hands, rec.Pile = r.Seats, r.Dealer, r.First, r.Hands, r.Pile
+	rec.Actions, rec.Result, rec.Faults = r.Actions, r.Result, r.Faults
+	return nil
+}

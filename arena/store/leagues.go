@@ -1,0 +1,394 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/klaverjas-arena/arena/arena/rating"
+	"github.com/klaverjas-arena/arena/referee"
+	"github.com/klaverjas-arena/arena/referee/rules"
+	bolt "go.etcd.io/bbolt"
+)
+
+// League is a league as started: its file and the schedule's size.
+type League struct {
+	Name     string        `json:"name"`
+	File     string        `json:"file"`   // the league file's path when started
+	Hash     string        `json:"hash"`   // SHA-256 of the league file
+	Config   string        `json:"config"` // the league file's text
+	Rules    rules.Ruleset `json:"rules"`
+	Bots     []string      `json:"bots"` // rating indices: Bots[i] is bot i
+	Matches  int           `json:"matches"`
+	Created  time.Time     `json:"created"`
+	Forced   []Forced      `json:"forced,omitempty"`
+	Finished time.Time     `json:"finished,omitzero"`
+}
+
+// Forced records a run that continued after the league file changed.
+type Forced struct {
+	At      time.Time `json:"at"`
+	OldHash string    `json:"old_hash"`
+	NewHash string    `json:"new_hash"`
+}
+
+// Match is one scheduled match's record.
+type Match struct {
+	Index    int                  `json:"index"`
+	ID       string               `json:"id"`
+	Seed     uint64               `json:"seed"`
+	Seats    [4]int               `json:"seats"` // bot indices N E S W
+	Done     bool                 `json:"done"`
+	Deals    int                  `json:"deals"`
+	Games    []referee.GameResult `json:"games,omitempty"`
+	Finished time.Time            `json:"finished,omitzero"`
+}
+
+// BotTotals sums one bot's results over the finished matches of a league.
+type BotTotals struct {
+	Name          string         `json:"name"`
+	Matches       int            `json:"matches"`
+	Games         int            `json:"games"`
+	Deals         int            `json:"deals"` // deals its team played
+	Wins          int            `json:"wins"`
+	Draws         int            `json:"draws"`
+	Losses        int            `json:"losses"`
+	PointsFor     int            `json:"points_for"`
+	PointsAgainst int            `json:"points_against"`
+	Made          int            `json:"made"` // deals its team made as makers
+	Nat           int            `json:"nat"`  // deals its team went nat as makers
+	Pit           int            `json:"pit"`  // deals its team took every trick
+	Faults        map[string]int `json:"faults,omitempty"`
+}
+
+// Totals are a league's sums over its finished matches: per-bot totals and the rating
+// sufficient statistics.
+type Totals struct {
+	Matches  int              `json:"matches"`
+	Deals    int              `json:"deals"`
+	Bots     []BotTotals      `json:"bots"`
+	Pairings []rating.Pairing `json:"pairings"`
+}
+
+// dealsFill is how full bbolt packs the deals' pages: deals arrive almost in key order,
+// so the default half-full split would waste half of every page.
+const dealsFill = 0.9
+
+var (
+	keyInfo       = []byte("info")
+	keyTotals     = []byte("totals")
+	bucketMatches = []byte("matches")
+	bucketDeals   = []byte("deals")
+)
+
+// Leagues lists the stored leagues, oldest first.
+func (db *DB) Leagues() ([]League, error) {
+	var out []League
+	err := db.view(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketLeagues).ForEachBucket(func(name []byte) error {
+			var l League
+			if err := getJSON(tx.Bucket(bucketLeagues).Bucket(name), keyInfo, &l); err != nil {
+				return err
+			}
+			out = append(out, l)
+			return nil
+		})
+	})
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].Created.Before(out[j-1].Created); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out, err
+}
+
+// League returns the named league, or ErrNotFound.
+func (db *DB) League(name string) (*League, error) {
+	var l League
+	err := db.view(func(tx *bolt.Tx) error {
+		b, err := leagueBucket(tx, name)
+		if err != nil {
+			return err
+		}
+		return getJSON(b, keyInfo, &l)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &l, nil
+}
+
+// PutLeague stores the league record, creating the league with empty totals if new.
+func (db *DB) PutLeague(l *League) error {
+	return db.update(func(tx *bolt.Tx) error {
+		b, err := tx.Bucket(bucketLeagues).CreateBucketIfNotExists([]byte(l.Name))
+		if err != nil {
+			return err
+		}
+		for _, sub := range [][]byte{bucketMatches, bucketDeals} {
+			if _, err := b.CreateBucketIfNotExists(sub); err != nil {
+				return err
+			}
+		}
+		if b.Get(keyTotals) == nil {
+			t := Totals{Bots: make([]BotTotals, len(l.Bots))}
+			for i, name := range l.Bots {
+				t.Bots[i].Name = name
+			}
+			if err := putJSON(b, keyTotals, &t); err != nil {
+				return err
+			}
+		}
+		return putJSON(b, keyInfo, l)
+	})
+}
+
+// PutBot records how a bot is run (as last used).
+func (db *DB) PutBot(name string, spec any) error {
+	return db.update(func(tx *bolt.Tx) error { return putJSON(tx.Bucket(bucketBots), []byte(name), spec) })
+}
+
+// Matches returns the league's match records in schedule order.
+func (db *DB) Matches(league string) ([]Match, error) {
+	var out []Match
+	err := db.view(func(tx *bolt.Tx) error {
+		b, err := leagueBucket(tx, league)
+		if err != nil {
+			return err
+		}
+		return b.Bucket(bucketMatches).ForEach(func(_, v []byte) error {
+			var m Match
+			if err := json.Unmarshal(v, &m); err != nil {
+				return fmt.Errorf("%w: match record: %v", ErrCorrupt, err)
+			}
+			out = append(out, m)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// StartMatch records a match as started and deletes any deals stored for it by an
+// earlier, interrupted run, so that replaying it stores each deal once.
+func (db *DB) StartMatch(league string, m *Match) error {
+	return db.update(func(tx *bolt.Tx) error {
+		b, err := leagueBucket(tx, league)
+		if err != nil {
+			return err
+		}
+		deals := b.Bucket(bucketDeals)
+		prefix := u32(m.Index)
+		c := deals.Cursor()
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Seek(prefix) {
+			if err := deals.Delete(k); err != nil {
+				return err
+			}
+		}
+		m.Done = false
+		return putJSON(b.Bucket(bucketMatches), prefix, m)
+	})
+}
+
+// dealKey is match, game, deal, attempt, big-endian.
+func dealKey(match int, rec *referee.DealRecord) []byte {
+	k := binary.BigEndian.AppendUint32(nil, uint32(match))
+	k = binary.BigEndian.AppendUint16(k, uint16(rec.Game))
+	k = binary.BigEndian.AppendUint16(k, uint16(rec.Deal))
+	return binary.BigEndian.AppendUint16(k, uint16(rec.Attempt))
+}
+
+// PutDeal stores one finished deal of a match in its own transaction. The key is
+// idempotent: storing the same deal again overwrites it.
+func (db *DB) PutDeal(league string, match int, rec *referee.DealRecord) error {
+	data, err := db.codec.encode(rec)
+	if err != nil {
+		return err
+	}
+	return db.update(func(tx *bolt.Tx) error {
+		b, err := leagueBucket(tx, league)
+		if err != nil {
+			return err
+		}
+		deals := b.Bucket(bucketDeals)
+		deals.FillPercent = dealsFill
+		return deals.Put(dealKey(match, rec), data)
+	})
+}
+
+// PutDeals stores several deals of a match in one transaction (imports, tests).
+func (db *DB) PutDeals(league string, match int, recs []referee.DealRecord) error {
+	rows := make([][]byte, len(recs))
+	for i := range recs {
+		var err error
+		if rows[i], err = db.codec.encode(&recs[i]); err != nil {
+			return err
+		}
+	}
+	return db.update(func(tx *bolt.Tx) error {
+		b, err := leagueBucket(tx, league)
+		if err != nil {
+			return err
+		}
+		deals := b.Bucket(bucketDeals)
+		deals.FillPercent = dealsFill
+		for i := range recs {
+			if err := deals.Put(dealKey(match, &recs[i]), rows[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// FinishMatch marks a match done in one transaction with the totals it adds: summarize
+// gets the match's deals as stored, in order, and updates the match record and the
+// league totals from them.
+func (db *DB) FinishMatch(league string, index int, summarize func(deals []referee.DealRecord, m *Match, t *Totals) error) (*Totals, error) {
+	var t Totals
+	err := db.update(func(tx *bolt.Tx) error {
+		b, err := leagueBucket(tx, league)
+		if err != nil {
+			return err
+		}
+		var l League
+		var m Match
+		if err := getJSON(b, keyInfo, &l); err != nil {
+			return err
+		}
+		if err := getJSON(b.Bucket(bucketMatches), u32(index), &m); err != nil {
+			return err
+		}
+		if m.Done {
+			return fmt.Errorf("match %s is already done", m.ID)
+		}
+		if err := getJSON(b, keyTotals, &t); err != nil {
+			return err
+		}
+		var deals []referee.DealRecord
+		if err := forEachDeal(b, index, &l, &m, func(rec *referee.DealRecord) error {
+			deals = append(deals, *rec)
+			return nil
+		}); err != nil {
+			return err
+		}
+		if err := summarize(deals, &m, &t); err != nil {
+			return err
+		}
+		m.Done = true
+		if err := putJSON(b.Bucket(bucketMatches), u32(index), &m); err != nil {
+			return err
+		}
+		return putJSON(b, keyTotals, &t)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// Totals returns the league's totals over its finished matches.
+func (db *DB) Totals(league string) (*Totals, error) {
+	var t Totals
+	err := db.view(func(tx *bolt.Tx) error {
+		b, err := leagueBucket(tx, league)
+		if err != nil {
+			return err
+		}
+		return getJSON(b, keyTotals, &t)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// Deals calls fn with every stored deal of the league (match < 0) or of one match, in
+// key order, as a complete log record. fn must not keep rec.
+func (db *DB) Deals(league string, match int, fn func(m *Match, rec *referee.DealRecord) error) error {
+	return db.view(func(tx *bolt.Tx) error {
+		b, err := leagueBucket(tx, league)
+		if err != nil {
+			return err
+		}
+		var l League
+		if err := getJSON(b, keyInfo, &l); err != nil {
+			return err
+		}
+		matches := b.Bucket(bucketMatches)
+		visit := func(idx int) error {
+			var m Match
+			if err := getJSON(matches, u32(idx), &m); err != nil {
+				return err
+			}
+			return forEachDeal(b, idx, &l, &m, func(rec *referee.DealRecord) error { return fn(&m, rec) })
+		}
+		if match >= 0 {
+			return visit(match)
+		}
+		c := matches.Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			if err := visit(int(binary.BigEndian.Uint32(k))); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// DealCount returns the number of deals stored for the league.
+func (db *DB) DealCount(league string) (int, error) {
+	n := 0
+	err := db.view(func(tx *bolt.Tx) error {
+		b, err := leagueBucket(tx, league)
+		if err != nil {
+			return err
+		}
+		n = b.Bucket(bucketDeals).Stats().KeyN
+		return nil
+	})
+	return n, err
+}
+
+func forEachDeal(b *bolt.Bucket, index int, l *League, m *Match, fn func(*referee.DealRecord) error) error {
+	prefix := u32(index)
+	c := b.Bucket(bucketDeals).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		rec := referee.DealRecord{V: referee.LogVersion, Match: m.ID, Rules: l.Rules, Seed: m.Seed}
+		if err := decodeRow(v, &rec); err != nil {
+			return fmt.Errorf("match %s: %w", m.ID, err)
+		}
+		if err := fn(&rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func leagueBucket(tx *bolt.Tx, name string) (*bolt.Bucket, error) {
+	b := tx.Bucket(bucketLeagues).Bucket([]byte(name))
+	if b == nil {
+		return nil, fmt.Errorf("league %q: %w", name, ErrNotFound)
+	}
+	return b, nil
+}
+
+func getJSON(b *bolt.Bucket, key []byte, v any) error {
+	data := b.Get(key)
+	if data == nil {
+		return fmt.Errorf("record %q: %w", key, ErrNotFound)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%w: record %q: %v", ErrCorrupt, key, err)
+	}
+	return nil
+}
+
+func putJSON(b *bolt.Bucket, key []byte, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return b.Put(key, data)
+}

@@ -1,0 +1,274 @@
+package store
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// SchemaVersion is the layout version this arena reads and writes.
+const SchemaVersion = 1
+
+// DefaultTimeout is how long Open waits for a database another process holds.
+const DefaultTimeout = 300 * time.Millisecond
+
+// Sentinel errors callers branch on.
+var (
+	// ErrNoDatabase is returned by a read-only Open of a path with no file.
+	ErrNoDatabase = errors.New("no database")
+	// ErrCorrupt is wrapped by errors about a file that is not a readable arena database.
+	ErrCorrupt = errors.New("not a valid arena database")
+	// ErrSchema is wrapped when the file's schema version is not SchemaVersion.
+	ErrSchema = errors.New("database schema version mismatch")
+	// ErrNotFound is returned for a league, match or deal that is not stored.
+	ErrNotFound = errors.New("not found")
+)
+
+// Holder describes the process that holds the database open for writing.
+type Holder struct {
+	PID     int       `json:"pid"`
+	Command string    `json:"command"`
+	Started time.Time `json:"started"`
+}
+
+// HeldError reports a database locked by another process.
+type HeldError struct {
+	Path   string
+	Holder *Holder // nil if unknown
+}
+
+func (e *HeldError) Error() string {
+	if e.Holder == nil {
+		return fmt.Sprintf("database %s is held by another process", e.Path)
+	}
+	return fmt.Sprintf("database %s is held by pid %d (%s, started at %s)", e.Path, e.Holder.PID,
+		e.Holder.Command, e.Holder.Started.Local().Format("2006-01-02 15:04:05"))
+}
+
+// Options configure Open.
+type Options struct {
+	ReadOnly bool
+	Timeout  time.Duration // 0 means DefaultTimeout; never waits forever
+	Command  string        // what the holder is doing, recorded for a second arena's message
+}
+
+// DB is an open arena database.
+type DB struct {
+	bolt       *bolt.DB
+	path       string
+	holderPath string
+	readOnly   bool
+	unclean    bool
+	codec      codec
+}
+
+var (
+	bucketMeta    = []byte("meta")
+	bucketBots    = []byte("bots")
+	bucketLeagues = []byte("leagues")
+	keySchema     = []byte("schema")
+)
+
+// Open opens (creating if needed, unless read-only) the database at path and checks its
+// schema version.
+func Open(path string, opt Options) (db *DB, err error) {
+	if opt.Timeout <= 0 {
+		opt.Timeout = DefaultTimeout
+	}
+	if opt.ReadOnly {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w at %s (a league creates it: arena league FILE)", ErrNoDatabase, path)
+		}
+	}
+	// A damaged file can make bbolt read past the end of its mapping: turn that fault
+	// into a panic, and the panic into an error.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			db, err = nil, fmt.Errorf("%w: %s: %v; the file was not changed", ErrCorrupt, path, r)
+		}
+	}()
+	b, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: opt.Timeout, ReadOnly: opt.ReadOnly})
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	db = &DB{bolt: b, path: path, holderPath: path + ".holder", readOnly: opt.ReadOnly, codec: newCodec()}
+	if err := db.checkSchema(); err != nil {
+		b.Close()
+		return nil, err
+	}
+	if !opt.ReadOnly {
+		// A holder record left behind means the last writer did not close the file (a
+		// crash, kill -9, power loss): check every page before writing on.
+		if readHolder(db.holderPath) != nil {
+			if err := db.check(); err != nil {
+				b.Close()
+				return nil, err
+			}
+			db.unclean = true
+		}
+		db.writeHolder(opt.Command)
+	}
+	return db, nil
+}
+
+// check runs bbolt's consistency check over the whole file.
+func (db *DB) check() error {
+	var problems []string
+	err := db.view(func(tx *bolt.Tx) error {
+		for err := range tx.Check() {
+			if len(problems) < 10 {
+				problems = append(problems, err.Error())
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%w: %s failed its check after an unclean stop: %s; the file was not changed (restore it from a backup)",
+			ErrCorrupt, db.path, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// Unclean reports whether the previous writer did not close the database (it was then
+// checked, and found consistent, by Open).
+func (db *DB) Unclean() bool { return db.unclean }
+
+func openError(path string, err error) error {
+	switch {
+	case errors.Is(err, berrors.ErrTimeout):
+		return &HeldError{Path: path, Holder: readHolder(path + ".holder")}
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum), errors.Is(err, berrors.ErrVersionMismatch):
+		return fmt.Errorf("%w: %s: %v; the file was not changed (restore it from a backup, or use --db for a new database)", ErrCorrupt, path, err)
+	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EROFS):
+		return fmt.Errorf("cannot open database %s for writing: %w (use --db or ARENA_DB for a writable place)", path, err)
+	}
+	if strings.Contains(err.Error(), "file size too small") {
+		return fmt.Errorf("%w: %s: %v; the file was not changed", ErrCorrupt, path, err)
+	}
+	return fmt.Errorf("open database %s: %w", path, err)
+}
+
+func (db *DB) checkSchema() error {
+	st, err := os.Stat(db.path)
+	if err != nil {
+		return err
+	}
+	check := func(tx *bolt.Tx) error {
+		if tx.Size() > st.Size() {
+			return fmt.Errorf("%w: %s is truncated (%d bytes, its pages need %d); the file was not changed", ErrCorrupt, db.path, st.Size(), tx.Size())
+		}
+		meta := tx.Bucket(bucketMeta)
+		if meta == nil {
+			empty := true
+			_ = tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
+			if !empty {
+				return fmt.Errorf("%w: %s is a bbolt file of some other program", ErrCorrupt, db.path)
+			}
+			if db.readOnly {
+				return fmt.Errorf("%w: %s is empty", ErrNoDatabase, db.path)
+			}
+			return nil
+		}
+		v := meta.Get(keySchema)
+		if len(v) != 4 {
+			return fmt.Errorf("%w: %s has no schema version", ErrCorrupt, db.path)
+		}
+		if got := binary.BigEndian.Uint32(v); got != SchemaVersion {
+			return fmt.Errorf("%w: %s has schema %d, this arena reads %d", ErrSchema, db.path, got, SchemaVersion)
+		}
+		return nil
+	}
+	if db.readOnly {
+		return db.view(check)
+	}
+	return db.update(func(tx *bolt.Tx) error {
+		if err := check(tx); err != nil {
+			return err
+		}
+		if tx.Bucket(bucketMeta) != nil {
+			return nil
+		}
+		for _, name := range [][]byte{bucketMeta, bucketBots, bucketLeagues} {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket(bucketMeta).Put(keySchema, binary.BigEndian.AppendUint32(nil, SchemaVersion))
+	})
+}
+
+// writeHolder records who holds the database, for the message a second arena prints. It
+// is best effort: a read-only directory only loses the name in that message.
+func (db *DB) writeHolder(command string) {
+	h := Holder{PID: os.Getpid(), Command: command, Started: time.Now()}
+	data, _ := json.Marshal(h)
+	_ = os.WriteFile(db.holderPath, data, 0o644)
+}
+
+func readHolder(path string) *Holder {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var h Holder
+	if json.Unmarshal(data, &h) != nil || h.PID == 0 {
+		return nil
+	}
+	return &h
+}
+
+// Path returns the database file's path.
+func (db *DB) Path() string { return db.path }
+
+// Close closes the database and removes the holder record.
+func (db *DB) Close() error {
+	if !db.readOnly {
+		if h := readHolder(db.holderPath); h != nil && h.PID == os.Getpid() {
+			_ = os.Remove(db.holderPath)
+		}
+	}
+	return db.bolt.Close()
+}
+
+// view runs fn in a read transaction, turning a panic on a damaged page into an error.
+func (db *DB) view(fn func(*bolt.Tx) error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer db.recoverCorrupt(&err)
+	return db.bolt.View(fn)
+}
+
+// update runs fn in a write transaction, turning a panic on a damaged page into an error.
+func (db *DB) update(fn func(*bolt.Tx) error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer db.recoverCorrupt(&err)
+	if err := db.bolt.Update(fn); err != nil {
+		if errors.Is(err, syscall.ENOSPC) {
+			return fmt.Errorf("database %s: disk full (%w); nothing already stored is lost: free some space and run the same command again", db.path, err)
+		}
+		return err
+	}
+	return nil
+}
+
+func (db *DB) recoverCorrupt(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%w: %s: %v (check it with: bbolt check %s)", ErrCorrupt, db.path, r, db.path)
+	}
+}
+
+// u32 encodes a big-endian key.
+func u32(n int) []byte { return binary.BigEndian.AppendUint32(nil, uint32(n)) }

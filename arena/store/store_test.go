@@ -1,0 +1,189 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/klaverjas-arena/arena/protocol/bot"
+	"github.com/klaverjas-arena/arena/referee"
+	"github.com/klaverjas-arena/arena/referee/rules"
+	bolt "go.etcd.io/bbolt"
+)
+
+// lowest plays the first legal bid and the lowest legal card.
+var lowest = bot.Bot{Name: "lowest", Decide: func(_ *bot.State, d bot.Decision) bot.Answer {
+	if d.Kind == bot.BidKind {
+		return bot.Answer{Bid: d.LegalBids.All()[0]}
+	}
+	return bot.Answer{Card: d.LegalCards.Lowest()}
+}}
+
+// playMatch plays one duplicate pair in process and returns its deal records.
+func playMatch(tb testing.TB, id string, seed uint64) []referee.DealRecord {
+	tb.Helper()
+	var log bytes.Buffer
+	var es [4]referee.Entrant
+	for i := range es {
+		es[i] = referee.Entrant{Name: []string{"a", "b"}[i%2], Start: referee.NewInProcess(lowest)}
+	}
+	cfg := referee.Config{ID: id, Rules: rules.Default(), Games: 1, Duplicate: true, Seed: seed, Log: &log}
+	if _, err := referee.Run(context.Background(), cfg, es); err != nil {
+		tb.Fatal(err)
+	}
+	var recs []referee.DealRecord
+	for line := range bytes.Lines(log.Bytes()) {
+		var r referee.DealRecord
+		if err := json.Unmarshal(line, &r); err != nil {
+			tb.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	return recs
+}
+
+// MustOpen opens a fresh database in a temporary directory.
+func MustOpen(tb testing.TB) (*DB, string) {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "arena.db")
+	db, err := Open(path, Options{Command: "test"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db, path
+}
+
+func TestDealRoundTrip(t *testing.T) {
+	db, _ := MustOpen(t)
+	l := &League{Name: "x", Rules: rules.Default(), Bots: []string{"a", "b"}, Matches: 1}
+	if err := db.PutLeague(l); err != nil {
+		t.Fatal(err)
+	}
+	recs := playMatch(t, "x/0", 99)
+	m := Match{Index: 0, ID: "x/0", Seed: 99, Seats: [4]int{0, 1, 0, 1}}
+	if err := db.StartMatch("x", &m); err != nil {
+		t.Fatal(err)
+	}
+	size := 0
+	for i := range recs {
+		if err := db.PutDeal("x", 0, &recs[i]); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := db.codec.encode(&recs[i])
+		size += len(data)
+	}
+	t.Logf("%d deals, %d bytes each compressed", len(recs), size/len(recs))
+	i := 0
+	err := db.Deals("x", -1, func(_ *Match, rec *referee.DealRecord) error {
+		got, _ := json.Marshal(rec)
+		want, _ := json.Marshal(&recs[i])
+		if !bytes.Equal(got, want) {
+			t.Errorf("deal %d:\n got %s\nwant %s", i, got, want)
+		}
+		i++
+		return nil
+	})
+	if err != nil || i != len(recs) {
+		t.Fatalf("read %d of %d deals: %v", i, len(recs), err)
+	}
+	// Replaying the match from its start removes what the interrupted run stored.
+	if err := db.StartMatch("x", &m); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := db.DealCount("x"); n != 0 {
+		t.Errorf("%d deals left after StartMatch", n)
+	}
+}
+
+func TestOpen_Held(t *testing.T) {
+	_, path := MustOpen(t)
+	_, err := Open(path, Options{})
+	var held *HeldError
+	if !errors.As(err, &held) || held.Holder == nil || held.Holder.PID != os.Getpid() || !strings.Contains(err.Error(), "(test, started at") {
+		t.Errorf("second open: %v", err)
+	}
+}
+
+func TestOpen_ReadOnlyNoFile(t *testing.T) {
+	_, err := Open(filepath.Join(t.TempDir(), "none.db"), Options{ReadOnly: true})
+	if !errors.Is(err, ErrNoDatabase) {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestOpen_Schema(t *testing.T) {
+	db, path := MustOpen(t)
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketMeta).Put(keySchema, u32(SchemaVersion+1))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, err := Open(path, Options{}); !errors.Is(err, ErrSchema) {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestOpen_Foreign(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "foreign.db")
+	b, err := bolt.Open(path, 0o644, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = b.Update(func(tx *bolt.Tx) error { _, err := tx.CreateBucket([]byte("widgets")); return err })
+	b.Close()
+	for _, ro := range []bool{false, true} {
+		if _, err := Open(path, Options{ReadOnly: ro}); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("read-only %v: got %v", ro, err)
+		}
+	}
+}
+
+func BenchmarkPutDeal(b *testing.B) {
+	db, path := MustOpen(b)
+	if err := db.PutLeague(&League{Name: "x", Rules: rules.Default(), Bots: []string{"a", "b"}}); err != nil {
+		b.Fatal(err)
+	}
+	recs := playMatch(b, "x/0", 1)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if err := db.PutDeal("x", i/len(recs), &recs[i%len(recs)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	if st, err := os.Stat(path); err == nil {
+		b.ReportMetric(float64(st.Size())/float64(b.N), "file-bytes/deal")
+	}
+}
+
+func TestOpen_UncleanIsChecked(t *testing.T) {
+	db, path := MustOpen(t)
+	if db.Unclean() {
+		t.Error("a new database is unclean")
+	}
+	db.Close()
+	// A holder record left behind is what a killed writer leaves.
+	if err := os.WriteFile(path+".holder", []byte(`{"pid":1,"command":"killed"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !db.Unclean() {
+		t.Error("unclean stop not noticed")
+	}
+	db.Close()
+	if db, err = Open(path, Options{}); err != nil || db.Unclean() {
+		t.Errorf("after a clean close: %v, unclean %v", err, db != nil && db.Unclean())
+	}
+	db.Close()
+}
