@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin
 
-.PHONY: demo demo-game soak test fmt-check vet staticcheck unit python bench fuzz build clean
+.PHONY: ratings-full demo demo-game soak test fmt-check vet staticcheck unit python bench fuzz build clean
 
 build:
 	$(GO) build -o $(BIN)/arena ./arena
@@ -47,6 +47,10 @@ python:
 ## bench: every benchmark, with the figures BENCHMARKS.md records.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./...
+
+## ratings-full: the full simulation study of shared/ratings.md (about 4 minutes).
+ratings-full:
+	RATING_FULL=1 $(GO) test -count=1 -timeout 60m -v ./arena/rating/
 
 ## fuzz: each fuzz target for FUZZTIME (default 30s).
 FUZZTIME ?= 30s

@@ -30,6 +30,7 @@ func standingsCommand() *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 			&cli.BoolFlag{Name: "los", Usage: "also print the likelihood-of-superiority matrix"},
 			&cli.StringFlag{Name: "anchor", Usage: "fix one bot's rating: `NAME=VALUE` (default: mean 0)"},
+			&cli.BoolFlag{Name: "recompute", Usage: "recompute everything from the stored deals (re-refereeing each), check it agrees with the stored sums, and print that"},
 		},
 		Action: func(c *cli.Context) error {
 			opt := standingsOptions{json: c.Bool("json"), los: c.Bool("los"), anchor: c.String("anchor")}
@@ -50,6 +51,9 @@ func standingsCommand() *cli.Command {
 			name, err := leagueName(db, c.String("league"))
 			if err != nil {
 				return err
+			}
+			if c.Bool("recompute") {
+				return recomputeStandings(c.App.Writer, db, name, opt)
 			}
 			return showStandings(c.App.Writer, db, name, opt)
 		},
@@ -82,6 +86,29 @@ func showStandings(w io.Writer, db *store.DB, name string, opt standingsOptions)
 		return err
 	}
 	return printStandings(w, name, t, opt)
+}
+
+// recomputeStandings prints the standings recomputed from the raw deals, and fails unless
+// they agree with the sums stored as the matches finished.
+func recomputeStandings(w io.Writer, db *store.DB, name string, opt standingsOptions) error {
+	fresh, err := league.Recompute(db, name)
+	if err != nil {
+		return err
+	}
+	stored, err := db.Totals(name)
+	if err != nil {
+		return err
+	}
+	if err := printStandings(w, name, fresh, opt); err != nil {
+		return err
+	}
+	if err := league.Compare(stored, fresh); err != nil {
+		return fmt.Errorf("league %s: the totals recomputed from the stored deals differ from the stored sums, the database is inconsistent:\n%w", name, err)
+	}
+	if !opt.json {
+		fmt.Fprintf(w, "\nrecomputed from %d stored deals, every one re-refereed: agrees with the stored sums\n", fresh.Deals)
+	}
+	return nil
 }
 
 // standing is one bot's line.

@@ -3,6 +3,9 @@ package league
 import (
 	"strings"
 	"testing"
+
+	"github.com/klaverjas-arena/arena/arena/rating"
+	"github.com/klaverjas-arena/arena/arena/store"
 )
 
 const twoBots = `
@@ -77,6 +80,29 @@ func TestParseErrorsTogether(t *testing.T) {
 	for _, want := range []string{"games = -2", "concurrency = -1", "format = \"swiss\"", `bot "a" has no cmd`, "at least two bots"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("missing %q in %v", want, err)
+		}
+	}
+}
+
+func TestCompareFindsDifferences(t *testing.T) {
+	base := func() *store.Totals {
+		return &store.Totals{Matches: 2, Deals: 64, Bots: []store.BotTotals{{Name: "a", Wins: 3}, {Name: "b", Losses: 3}},
+			Pairings: []rating.Pairing{{Team1: rating.Solo(0), Team2: rating.Solo(1), Points: rating.Sums{Clusters: 2, N: 2, S: 1.2, SS: 0.74}}}}
+	}
+	if err := Compare(base(), base()); err != nil {
+		t.Fatalf("equal totals: %v", err)
+	}
+	for name, spoil := range map[string]func(*store.Totals){
+		"deals":   func(t *store.Totals) { t.Deals++ },
+		"bot":     func(t *store.Totals) { t.Bots[1].Losses = 2 },
+		"sum":     func(t *store.Totals) { t.Pairings[0].Points.S += 1e-6 },
+		"cluster": func(t *store.Totals) { t.Pairings[0].Points.Clusters = 3 },
+		"pairing": func(t *store.Totals) { t.Pairings[0].Team2 = rating.Solo(0) },
+	} {
+		spoiled := base()
+		spoil(spoiled)
+		if err := Compare(base(), spoiled); err == nil {
+			t.Errorf("%s: a difference was not reported", name)
 		}
 	}
 }

@@ -1,7 +1,9 @@
 package league
 
 import (
+	"errors"
 	"fmt"
+	"math"
 
 	"github.com/klaverjas-arena/arena/arena/rating"
 	"github.com/klaverjas-arena/arena/arena/store"
@@ -143,3 +145,79 @@ func addDeal(g *referee.GameResult, d *referee.DealRecord) {
 		g.Nat[side]++
 	}
 }
+
+// Recompute rebuilds a league's totals and rating statistics from the raw deals of its
+// finished matches, the way they were summed as each match finished, and verifies every
+// deal with the rules engine on the way. Comparing the result with the stored totals checks
+// the store: they must be equal.
+func Recompute(db *store.DB, name string) (*store.Totals, error) {
+	l, err := db.League(name)
+	if err != nil {
+		return nil, err
+	}
+	matches, err := db.Matches(name)
+	if err != nil {
+		return nil, err
+	}
+	t := &store.Totals{Bots: make([]store.BotTotals, len(l.Bots))}
+	for i, b := range l.Bots {
+		t.Bots[i].Name = b
+	}
+	for _, m := range matches {
+		if !m.Done {
+			continue
+		}
+		var deals []referee.DealRecord
+		err := db.Deals(name, m.Index, func(_ *store.Match, rec *referee.DealRecord) error {
+			if err := rec.Verify(); err != nil {
+				return fmt.Errorf("match %s game %d deal %d: %w", m.ID, rec.Game, rec.Deal, err)
+			}
+			deals = append(deals, *rec)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		fresh := m
+		if err := Summarize(deals, &fresh, t); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// Compare reports every difference between stored totals and recomputed ones. Per-bot
+// counts must be equal; rating sums are compared by pairing, to 1e-9 relative, since
+// matches that finish out of order add the same numbers in another order.
+func Compare(stored, recomputed *store.Totals) error {
+	var errs []error
+	if stored.Matches != recomputed.Matches || stored.Deals != recomputed.Deals {
+		errs = append(errs, fmt.Errorf("stored %d matches and %d deals, recomputed %d and %d", stored.Matches, stored.Deals, recomputed.Matches, recomputed.Deals))
+	}
+	if len(stored.Bots) != len(recomputed.Bots) {
+		return errors.Join(append(errs, fmt.Errorf("stored %d bots, recomputed %d", len(stored.Bots), len(recomputed.Bots)))...)
+	}
+	for i := range recomputed.Bots {
+		if a, b := fmt.Sprint(stored.Bots[i]), fmt.Sprint(recomputed.Bots[i]); a != b {
+			errs = append(errs, fmt.Errorf("bot %s: stored %s, recomputed %s", recomputed.Bots[i].Name, a, b))
+		}
+	}
+	if len(stored.Pairings) != len(recomputed.Pairings) {
+		return errors.Join(append(errs, fmt.Errorf("stored %d pairings, recomputed %d", len(stored.Pairings), len(recomputed.Pairings)))...)
+	}
+	byTeams := map[[2]rating.Team]rating.Pairing{}
+	for _, q := range stored.Pairings {
+		byTeams[[2]rating.Team{q.Team1, q.Team2}] = q
+	}
+	for _, p := range recomputed.Pairings {
+		q, ok := byTeams[[2]rating.Team{p.Team1, p.Team2}]
+		if !ok || p.Points.Clusters != q.Points.Clusters || p.Games.Clusters != q.Games.Clusters ||
+			!near(p.Points.S, q.Points.S) || !near(p.Points.SS, q.Points.SS) || !near(p.Points.N, q.Points.N) ||
+			!near(p.Games.S, q.Games.S) || !near(p.Games.SS, q.Games.SS) || !near(p.Games.NS, q.Games.NS) {
+			errs = append(errs, fmt.Errorf("pairing %v vs %v: stored %+v, recomputed %+v", p.Team1, p.Team2, q, p))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Abs(a)) }
