@@ -241,7 +241,8 @@ func printMatch(w io.Writer, cfg referee.Config, res *referee.Result) {
 	}
 }
 
-func faultList(f map[referee.FaultKind]int) string {
+// faultList prints fault counts by kind, e.g. "crash:1,timeout:2", or "-" for none.
+func faultList[K ~string](f map[K]int) string {
 	if len(f) == 0 {
 		return "-"
 	}

@@ -394,7 +394,7 @@ func printReplay(w io.Writer, d *located, st cardStyle) {
 			trick = append(trick, a.Card)
 		}
 		if err == nil && deal != nil {
-			if aerr := applyRecorded(deal, a); aerr != nil {
+			if aerr := a.Apply(deal); aerr != nil {
 				fmt.Fprintf(w, "  action %d (%s) is not legal here: %v\n", i+1, a.Seat, aerr)
 				deal = nil
 			}
@@ -427,25 +427,4 @@ func printReplay(w io.Writer, d *located, st cardStyle) {
 	for _, f := range r.Faults {
 		fmt.Fprintf(w, "  fault: %s (%s) %s: %s\n", f.Seat, f.Bot, f.Kind, f.Detail)
 	}
-}
-
-// applyRecorded performs one logged action on the deal.
-func applyRecorded(d *rules.Deal, a referee.Action) error {
-	switch {
-	case a.Bid != "":
-		b, err := protocol.ParseBid(a.Bid)
-		if err != nil {
-			return err
-		}
-		return d.Bid(b)
-	case a.Card != "":
-		c, err := protocol.ParseCard(a.Card)
-		if err != nil {
-			return err
-		}
-		return d.Play(c)
-	case a.Claim != nil:
-		return d.Claim(*a.Claim)
-	}
-	return errors.New("no bid, card or claim")
 }

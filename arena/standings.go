@@ -237,7 +237,7 @@ func printStandings(w io.Writer, name string, t *store.Totals, opt standingsOpti
 	for _, s := range tab.Standings {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%.1f%%\t%d-%d-%d\t%.1f%%\t%.1f%%\t%s\t\n", s.Rank, s.Bot,
 			num(s.Elo, "%+.0f"), num(s.CI95, "%.0f"), num(s.GameElo, "%+.0f"), num(s.GameCI95, "%.0f"),
-			s.Games, s.Deals, 100*s.Share, s.Wins, s.Draws, s.Losses, 100*s.NatRate, 100*s.PitRate, faultCounts(s.Faults))
+			s.Games, s.Deals, 100*s.Share, s.Wins, s.Draws, s.Losses, 100*s.NatRate, 100*s.PitRate, faultList(s.Faults))
 	}
 	tw.Flush()
 	if tab.Note != "" {
@@ -272,16 +272,4 @@ func num(v *float64, format string) string {
 		return "-"
 	}
 	return fmt.Sprintf(format, *v)
-}
-
-func faultCounts(f map[string]int) string {
-	if len(f) == 0 {
-		return "-"
-	}
-	var parts []string
-	for k, n := range f {
-		parts = append(parts, fmt.Sprintf("%s:%d", k, n))
-	}
-	slices.Sort(parts)
-	return strings.Join(parts, ",")
 }

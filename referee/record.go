@@ -136,7 +136,7 @@ func (r *DealRecord) Verify() error {
 		return fail("%v", err)
 	}
 	for i, a := range r.Actions {
-		if err := applyAction(d, a); err != nil {
+		if err := a.Apply(d); err != nil {
 			return fail("action %d (%s): %v", i+1, a.Seat, err)
 		}
 	}
@@ -161,8 +161,9 @@ func (r *DealRecord) Verify() error {
 	return nil
 }
 
-// applyAction performs one recorded action on the deal, checking the seat.
-func applyAction(d *rules.Deal, a Action) error {
+// Apply performs the recorded action on the deal: the action's seat must be the one to move,
+// and the bid, card or claim must be legal.
+func (a Action) Apply(d *rules.Deal) error {
 	seat, err := protocol.ParseSeat(a.Seat)
 	if err != nil {
 		return err
