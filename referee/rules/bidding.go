@@ -107,6 +107,11 @@ func (d *Deal) pass() {
 		return
 	}
 	// Everybody passed in this round.
+	if n == 3 {
+		// Appendix A: the hand is thrown in (and Game moves the deal to the next dealer).
+		d.finishRedeal()
+		return
+	}
 	b.spoken = 0
 	b.round++
 	left := d.dealer.Next(n)
@@ -135,8 +140,14 @@ func (d *Deal) pass() {
 	}
 }
 
-// makeTrump ends the bidding: seat becomes the maker with suit s as trumps.
+// makeTrump ends the bidding: seat becomes the maker with suit s as trumps. At a table of
+// three he then takes the skart and must discard two cards before play starts.
 func (d *Deal) makeTrump(seat Seat, s Suit) {
 	d.maker, d.trump = seat, s
+	if d.players == 3 {
+		d.phase, d.toMove = PhaseSkart, seat
+		d.hands[seat] |= d.skart
+		return
+	}
 	d.startPlay()
 }

@@ -15,13 +15,17 @@ type Phase uint8
 
 // The phases of a deal, in order.
 const (
-	PhaseBidding Phase = iota // choosing trumps: LegalBids, Bid
+	PhaseBidding Phase = iota // choosing trumps: LegalBids, Bid (then PhaseSkart at a table of three)
 	PhasePlay                 // playing cards: Legal, Play
 	PhaseClaim                // roem_claiming = claim_required: the trick's winner claims roem
 	PhaseDone                 // finished: Result
+	// PhaseSkart comes between bidding and play at a table of three (Appendix A): the Player
+	// has taken the skart into his hand and discards two cards (Discard). It is numbered
+	// last so that the four-player phases keep their values.
+	PhaseSkart
 )
 
-var phaseNames = [...]string{"bidding", "play", "claim", "done"}
+var phaseNames = [...]string{"bidding", "play", "claim", "done", "skart"}
 
 func (p Phase) String() string { return phaseNames[p] }
 
@@ -58,10 +62,26 @@ func (e *IllegalCardError) Error() string {
 	return fmt.Sprintf("%s may not play %s here (legal: %s)", e.Seat, e.Card, e.Legal)
 }
 
+// IllegalDiscardError reports a discard that the Player may not make: two cards that are
+// not two different cards of his hand (skart phase, Appendix A).
+type IllegalDiscardError struct {
+	Seat  Seat
+	Cards [2]Card
+	Hand  CardSet
+}
+
+func (e *IllegalDiscardError) Error() string {
+	if e.Cards[0] == e.Cards[1] {
+		return fmt.Sprintf("%s must discard two different cards, not %s twice", e.Seat, e.Cards[0])
+	}
+	return fmt.Sprintf("%s cannot discard %s and %s: both must be in his hand %s", e.Seat, e.Cards[0], e.Cards[1], e.Hand)
+}
+
 // Setup is what a deal starts from: everything random is decided by the caller.
 type Setup struct {
 	Dealer       Seat
 	Hands        [protocol.MaxSeats]CardSet
+	Skart        CardSet             // at a table of three, the two cards not dealt (DealHands' rest); empty at four
 	Pile         []protocol.PileCard // turn order of the pile of 2-6s, for pile procedures
 	FirstOfMatch bool                // the first deal of a match (draaikaart_first_deal_clubs)
 }
@@ -85,16 +105,18 @@ type TrickRecord struct {
 // pure and deterministic: the same setup and actions give the same result. Use NewDeal or
 // Start; the zero value is not ready.
 type Deal struct {
-	rules  Ruleset
-	dealer Seat
-	dealt  [protocol.MaxSeats]CardSet
-	hands  [protocol.MaxSeats]CardSet
-	pile   []protocol.PileCard
-	phase  Phase
-	bid    bidding
-	bids   []SeatBid
-	trump  Suit
-	maker  Seat
+	rules   Ruleset
+	dealer  Seat
+	dealt   [protocol.MaxSeats]CardSet
+	hands   [protocol.MaxSeats]CardSet
+	pile    []protocol.PileCard
+	phase   Phase
+	bid     bidding
+	bids    []SeatBid
+	trump   Suit
+	maker   Seat
+	skart   CardSet // at a table of three: the two undealt cards, taken by the Player
+	discard CardSet // at a table of three: the Player's two discards, scored with the last trick
 
 	players   int // rules.Players, cached for the hot path
 	numTricks int // tricks in the deal
@@ -123,7 +145,7 @@ func (d *Deal) Start(r *Ruleset, s Setup) error {
 	if int(s.Dealer) >= r.Players {
 		return fmt.Errorf("%w: dealer %s is not at a table of %d", ErrBadSetup, s.Dealer, r.Players)
 	}
-	if err := checkHands(r, &s.Hands); err != nil {
+	if err := checkHands(r, &s.Hands, s.Skart); err != nil {
 		return fmt.Errorf("%w: %v", ErrBadSetup, err)
 	}
 	if r.Bidding.UsesPile() {
@@ -136,6 +158,7 @@ func (d *Deal) Start(r *Ruleset, s Setup) error {
 	d.rules, d.dealer, d.dealt, d.hands, d.pile = *r, s.Dealer, s.Hands, s.Hands, s.Pile
 	d.players, d.numTricks = r.Players, r.HandSize()
 	d.phase, d.bids, d.trump, d.maker = PhaseBidding, d.bids[:0], noSuit, noSeat
+	d.skart, d.discard = s.Skart, 0
 	d.toMove, d.trick, d.nTricks, d.stukSeat = noSeat, Trick{}, 0, noSeat
 	d.cards, d.roem, d.won, d.result = [protocol.MaxSeats]int{}, [protocol.MaxSeats]int{}, [protocol.MaxSeats]int{}, Result{}
 	d.startBidding(s.FirstOfMatch)
@@ -183,7 +206,7 @@ func (d *Deal) ToMove() Seat {
 // Hand returns the cards seat s holds now.
 func (d *Deal) Hand(s Seat) CardSet { return d.hands[s] }
 
-// Dealt returns the cards seat s was dealt.
+// Dealt returns the cards seat s was dealt (at a table of three, without the skart).
 func (d *Deal) Dealt(s Seat) CardSet { return d.dealt[s] }
 
 // Trump returns the trump suit, or NoSuit while trumps are being chosen.
@@ -203,6 +226,31 @@ func (d *Deal) Offered() Suit {
 
 // Turned returns the pile cards turned so far, in order.
 func (d *Deal) Turned() []protocol.PileCard { return d.pile[:d.bid.turned:d.bid.turned] }
+
+// Skart returns the two cards not dealt at a table of three (empty at four). The Player takes
+// them into his hand when the bidding ends.
+func (d *Deal) Skart() CardSet { return d.skart }
+
+// Discarded returns the Player's two discards at a table of three, once made (else empty).
+// Their card points count for the winner of the last trick.
+func (d *Deal) Discarded() CardSet { return d.discard }
+
+// Discard is the Player's discard of two different cards of his hand (which holds the skart),
+// at a table of three (Appendix A). Any two cards may be discarded. An illegal discard is
+// refused with an *IllegalDiscardError and changes nothing.
+func (d *Deal) Discard(a, b Card) error {
+	if d.phase != PhaseSkart {
+		return ErrWrongPhase
+	}
+	hand := d.hands[d.toMove]
+	if a == b || !hand.Has(a) || !hand.Has(b) {
+		return &IllegalDiscardError{Seat: d.toMove, Cards: [2]Card{a, b}, Hand: hand}
+	}
+	d.discard = protocol.SetOf(a, b)
+	d.hands[d.toMove] = hand &^ d.discard
+	d.startPlay()
+	return nil
+}
 
 // Bids returns the bids made so far, in order.
 func (d *Deal) Bids() []SeatBid { return d.bids }
@@ -293,7 +341,8 @@ func (d *Deal) finishTrick() {
 	rec.Winner = d.trick.Seat(d.best, d.players)
 	rec.Points = SetPoints(d.trick.Played, d.trump)
 	if d.nTricks == d.numTricks {
-		rec.Points += d.rules.LastTrickBonus
+		// The discards (three players) count as card points of the last trick; never roem.
+		rec.Points += d.rules.LastTrickBonus + SetPoints(d.discard, d.trump)
 	}
 	rec.Roem = Roem{}
 	rec.Roem.fill(&d.rules, d.trick.Played, d.trump)
@@ -346,7 +395,8 @@ func (d *Deal) Claim(points int) error {
 }
 
 // Forfeit ends the deal as forfeited by seat's side (a renege, timeout, crash or bad reply;
-// rules.md §5.5, §7.4). It may be called in any phase before the deal is done.
+// rules.md §5.5, §7.4). It may be called in any phase before the deal is done. At a table of
+// three see ScoreForfeit for the arena convention.
 func (d *Deal) Forfeit(offender Seat) {
 	if d.phase == PhaseDone {
 		return

@@ -57,16 +57,20 @@ func DealHands(r *Ruleset, deck *Deck, dealer Seat) (hands [protocol.MaxSeats]Ca
 	return hands, rest
 }
 
-// checkHands verifies that the hands are disjoint and of the ruleset's hand size.
-func checkHands(r *Ruleset, hands *[protocol.MaxSeats]CardSet) error {
-	var seen CardSet
+// checkHands verifies that the hands are disjoint and of the ruleset's hand size, and that the
+// skart holds the cards left over (two at a table of three, none at four).
+func checkHands(r *Ruleset, hands *[protocol.MaxSeats]CardSet, skart CardSet) error {
+	if want := protocol.NumCards - NumCardsInPlay(r.Players); skart.Len() != want {
+		return fmt.Errorf("skart has %d cards, want %d at a table of %d", skart.Len(), want, r.Players)
+	}
+	seen := skart
 	for s := range r.Players {
 		h := hands[s]
 		if h.Len() != r.HandSize() {
 			return fmt.Errorf("hand of %s has %d cards, want %d", Seat(s), h.Len(), r.HandSize())
 		}
 		if dup := seen & h; dup != 0 {
-			return fmt.Errorf("card %s dealt twice", dup.Lowest())
+			return fmt.Errorf("card %s dealt twice (or also in the skart)", dup.Lowest())
 		}
 		seen |= h
 	}

@@ -33,7 +33,7 @@ func fuzzRoundTrip(t *testing.T, rs Ruleset, err error) {
 
 func FuzzParseJSON(f *testing.F) {
 	for _, s := range []string{`{}`, `{"preset":"rotterdams"}`, `{"bidding":"draaikaart","draaikaart_jokers":true}`,
-		`{"deal_packets":[4,4],"pit_bonus":200}`, `{"game_end":"target:1500"}`, `{"nope":1}`, `[1]`, `{"pit_bonus":1e3}`} {
+		`{"deal_packets":[4,4],"pit_bonus":200}`, `{"preset":"drie_spelers","roem_claiming":"claim_required"}`, `{"players":3,"deal_packets":[3,4,3]}`, `{"game_end":"target:1500"}`, `{"nope":1}`, `[1]`, `{"pit_bonus":1e3}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -3,8 +3,10 @@ package rules
 import "github.com/klaverjas-arena/arena/protocol"
 
 // Game is the running score of one game: deals are added until the ruleset's game_end is
-// reached (rules.md §8). It tracks the dealer: the next dealer is left of the previous one,
-// except after a redeal, when the same dealer deals again.
+// reached (rules.md §8). It tracks the dealer: the next dealer is left of the previous one
+// (at a table of three: the previous voorhand), except after a redeal at a table of four, when
+// the same dealer deals again. At a table of three a redeal (all passed) passes the deal to
+// the next dealer (Appendix A); it is still not counted as a deal played.
 type Game struct {
 	rules  Ruleset
 	dealer Seat
@@ -30,6 +32,9 @@ func (g *Game) FirstDeal() bool { return g.played == 0 }
 // Add records the result of a finished deal and moves the deal to the next dealer.
 func (g *Game) Add(res Result) {
 	if res.Outcome == Redeal {
+		if g.rules.Players == 3 {
+			g.dealer = g.dealer.Next(3)
+		}
 		return
 	}
 	for s := range g.rules.Sides() {

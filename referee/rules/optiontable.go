@@ -31,7 +31,7 @@ type option struct {
 
 // options lists every option in the order of rules.md §9.
 var options = []option{
-	intOption("players", 4, 4, func(r *Ruleset) *int { return &r.Players }),
+	intOption("players", 3, 4, func(r *Ruleset) *int { return &r.Players }),
 	enumOption("play_rule", playRuleNames, func(r *Ruleset) *PlayRule { return &r.PlayRule }),
 	enumOption("undertrump", undertrumpNames, func(r *Ruleset) *Undertrump { return &r.Undertrump }),
 	enumOption("partner_trump_undertrump", partnerUndertrumpNames, func(r *Ruleset) *PartnerUndertrump { return &r.PartnerTrumpUndertrump }),
@@ -41,7 +41,7 @@ var options = []option{
 	enumOption("first_lead", firstLeadNames, func(r *Ruleset) *FirstLead { return &r.FirstLead }),
 	{
 		name:    "deal_packets",
-		allowed: "[3,2,3], [4,4]",
+		allowed: "[3,2,3], [4,4] (four players), [3,4,3] (three players)",
 		kind:    kindIntList,
 		get:     func(r *Ruleset) string { return r.DealPackets.String() },
 		set: func(r *Ruleset, v string) error {
@@ -50,8 +50,10 @@ var options = []option{
 				r.DealPackets = Packets{3, 2, 3}
 			case "[4,4]":
 				r.DealPackets = Packets{4, 4}
+			case "[3,4,3]":
+				r.DealPackets = Packets{3, 4, 3}
 			default:
-				return &OptionError{Option: "deal_packets", Value: v, Allowed: "[3,2,3], [4,4]"}
+				return &OptionError{Option: "deal_packets", Value: v, Allowed: "[3,2,3], [4,4] (four players), [3,4,3] (three players)"}
 			}
 			return nil
 		},

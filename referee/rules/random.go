@@ -6,7 +6,8 @@ import (
 )
 
 // RandomAction makes one uniformly random legal decision for the player to move: a bid, a
-// card, or (in the claim phase) an honest claim of the trick's roem. It does nothing when
+// card, two distinct cards to discard (skart phase), or (in the claim phase) an honest claim
+// of the trick's roem. It does nothing when
 // the deal is done. Simulations, property tests and the demo use it.
 func RandomAction(d *Deal, rng *rand.Rand) {
 	switch d.phase {
@@ -27,6 +28,11 @@ func RandomAction(d *Deal, rng *rand.Rand) {
 		d.play(legal.Nth(rng.IntN(legal.Len())))
 	case PhaseClaim:
 		_ = d.Claim(d.tricks[d.nTricks-1].Roem.Total())
+	case PhaseSkart:
+		hand := d.hands[d.toMove]
+		a := hand.Nth(rng.IntN(hand.Len()))
+		hand = hand.Remove(a)
+		_ = d.Discard(a, hand.Nth(rng.IntN(hand.Len()))) // legal by construction
 	}
 }
 

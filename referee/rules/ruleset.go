@@ -9,7 +9,7 @@ import (
 // Ruleset is a complete set of rule options (rules.md §9). The zero value is not valid; start
 // from Default or a Preset. A Ruleset is a plain value: copy it freely.
 type Ruleset struct {
-	Players                  int // seats that take part in a deal: 4
+	Players                  int // seats that take part in a deal: 4, or 3 (Appendix A)
 	PlayRule                 PlayRule
 	Undertrump               Undertrump
 	PartnerTrumpUndertrump   PartnerUndertrump
@@ -112,7 +112,46 @@ var presets = []preset{
 	}},
 }
 
-// PresetNames returns the names of the presets, the default first.
+// threePlayerPresets are the presets with players = 3 (rules.md Appendix A). They are kept out
+// of PresetNames, which lists the four-player presets of §9 that the referee and arena run,
+// until those layers play at a table of three; Preset, PresetAbout and ThreePlayerPresetNames
+// know them.
+var threePlayerPresets = []preset{
+	{"drie_spelers", "three players, each for himself: skart, compulsory undertrumping, rounded scores (Appendix A)", threePlayer},
+}
+
+// Four at the table (Appendix A: with four players the dealer sits out each deal) is left to
+// the caller: the engine plays a table of three. The recommended mapping, for a referee with
+// table seats 0-3 and dealer D: the three active seats D+1, D+2, D+3 become engine seats 0, 1,
+// 2, and the engine's dealer is seat 2 (so that D+1, left of the real dealer, is voorhand,
+// bids first and leads); scores are mapped back per player, and the next dealer of the table
+// of four is D+1 (the previous voorhand, as at three). Game counts deals and checks
+// game_end per engine seat, so such a referee keeps its own per-player totals.
+
+// threePlayer sets the options of Appendix A. Options that do not apply at a table of three
+// keep their defaults (see checkThreePlayer).
+func threePlayer(r *Ruleset) {
+	r.Players = 3
+	r.PlayRule = Rotterdams
+	r.Undertrump = UndertrumpMandatory
+	r.Bidding = DirectKiezen // at a table of three: one round, all pass = redeal by the next dealer
+	r.DealPackets = Packets{3, 4, 3}
+	r.PitBonus = 100
+	r.PitForDefenders = true
+	r.GameEnd = GameEnd{Kind: EndAfterDeals, N: 15} // §8's boompje at three: each deals five times
+}
+
+// ThreePlayerPresetNames returns the names of the three-player presets (Appendix A).
+func ThreePlayerPresetNames() []string {
+	names := make([]string, len(threePlayerPresets))
+	for i, p := range threePlayerPresets {
+		names[i] = p.name
+	}
+	return names
+}
+
+// PresetNames returns the names of the four-player presets, the default first. The
+// three-player presets are listed by ThreePlayerPresetNames.
 func PresetNames() []string {
 	names := make([]string, len(presets))
 	for i, p := range presets {
@@ -123,7 +162,7 @@ func PresetNames() []string {
 
 // PresetAbout returns a one-line description of the named preset, or "" if there is none.
 func PresetAbout(name string) string {
-	for _, p := range presets {
+	for _, p := range allPresets() {
 		if p.name == name {
 			return p.about
 		}
@@ -133,15 +172,17 @@ func PresetAbout(name string) string {
 
 // Preset returns the named preset ruleset.
 func Preset(name string) (Ruleset, error) {
-	for _, p := range presets {
+	for _, p := range allPresets() {
 		if p.name == name {
 			r := Default()
 			p.apply(&r)
 			return r, nil
 		}
 	}
-	return Ruleset{}, &OptionError{Option: "preset", Value: name, Allowed: strings.Join(PresetNames(), ", ")}
+	return Ruleset{}, &OptionError{Option: "preset", Value: name, Allowed: strings.Join(append(PresetNames(), ThreePlayerPresetNames()...), ", ")}
 }
+
+func allPresets() []preset { return slices.Concat(presets, threePlayerPresets) }
 
 // HandSize returns the number of cards each player holds at the start of play.
 func (r *Ruleset) HandSize() int { return NumCardsInPlay(r.Players) / r.Players }
@@ -149,7 +190,8 @@ func (r *Ruleset) HandSize() int { return NumCardsInPlay(r.Players) / r.Players 
 // NumCardsInPlay returns how many of the 32 cards are dealt to the players at a table of n.
 func NumCardsInPlay(n int) int { return 32 / n * n }
 
-// Sides returns the number of scoring sides: two partnerships at a table of four.
+// Sides returns the number of scoring sides: two partnerships at a table of four, each
+// player for himself at a table of three.
 func (r *Ruleset) Sides() int {
 	if r.Players == 4 {
 		return 2
@@ -180,6 +222,49 @@ func (r *Ruleset) checkConsistency(errs *optionErrors) {
 	if r.DraaikaartJokers && !r.Bidding.UsesPile() {
 		errs.add(&OptionError{Option: "draaikaart_jokers", Value: "true", Allowed: "false", Why: "bidding " + r.Bidding.String() + " turns no cards"})
 	}
+	want := 8 // cards per hand
+	if r.Players == 3 {
+		want = 10
+		r.checkThreePlayer(errs)
+	}
+	sum := 0
+	for _, n := range r.DealPackets {
+		sum += int(n)
+	}
+	if sum != want {
+		allowed := "[3,2,3], [4,4]"
+		if r.Players == 3 {
+			allowed = "[3,4,3]"
+		}
+		errs.add(&OptionError{Option: "deal_packets", Value: r.DealPackets.String(), Allowed: allowed,
+			Why: fmt.Sprintf("with players = %d each player receives %d cards, and the packets add up to %d", r.Players, want, sum)})
+	}
+}
+
+// checkThreePlayer checks the options at a table of three (rules.md Appendix A). The rules of
+// play, bidding, nat and the roem values are fixed by the Appendix, so the options that
+// choose between four-player variants must keep the value that matches it (or their default
+// where they do not apply). Options that still apply: draaikaart_first_deal_clubs (unused:
+// no cards are turned), deal_packets (must add up to 10), roem_claiming,
+// false_claim_penalty (paid to each of the two others), last_trick_bonus (the Player needs
+// more than half of 152 + last_trick_bonus), pit_bonus, fault_policy, renege_extra_roem and
+// game_end.
+func (r *Ruleset) checkThreePlayer(errs *optionErrors) {
+	const why = "with players = 3 "
+	fixed := func(name, value, want, reason string) {
+		if value != want {
+			errs.add(&OptionError{Option: name, Value: value, Allowed: want, Why: why + reason})
+		}
+	}
+	fixed("play_rule", r.PlayRule.String(), Rotterdams.String(), "a void player must always (over)trump (Appendix A)")
+	fixed("undertrump", r.Undertrump.String(), UndertrumpMandatory.String(), "undertrumping is compulsory (Appendix A)")
+	fixed("partner_trump_undertrump", r.PartnerTrumpUndertrump.String(), PartnerUndertrumpForbiddenUnlessOnlyTrumps.String(), "there are no partners")
+	fixed("bidding", r.Bidding.String(), DirectKiezen.String(), "each in turn plays on a suit of his choice or passes, and if all three pass the next dealer deals (Appendix A); no cards are turned")
+	fixed("first_lead", r.FirstLead.String(), LeftOfDealer.String(), "voorhand leads the first trick (Appendix A)")
+	fixed("four_of_a_kind", r.FourOfAKind.String(), FourAll100.String(), "there is no four of a kind in a trick of three; three of a kind is 80, three jacks 120 (Appendix A)")
+	fixed("stuk_scoring", r.StukScoring.String(), StukInTrick.String(), "stuk counts when king and queen of trumps fall in one trick (Appendix A)")
+	fixed("nat_rule", r.NatRule.String(), NatStrictlyMoreInclRoem.String(), "the Player's test is fixed: his card points + roem at least 82 (Appendix A); leave nat_rule at its default")
+	fixed("pit_for_defenders", fmt.Sprint(r.PitForDefenders), "true", "whoever wins all ten tricks scores the pit bonus (Appendix A)")
 }
 
 // Equal reports whether two rulesets are the same in every option.

@@ -408,7 +408,8 @@ func TestValidateRange(t *testing.T) {
 		option string
 	}{
 		{"negative pit bonus", func(r *Ruleset) { r.PitBonus = -1 }, "pit_bonus"},
-		{"three players", func(r *Ruleset) { r.Players = 3 }, "players"},
+		{"three players with four-player options", func(r *Ruleset) { r.Players = 3 }, "players = 3"},
+		{"two players", func(r *Ruleset) { r.Players = 2 }, "players"},
 		{"zero deals", func(r *Ruleset) { r.GameEnd = GameEnd{Kind: EndAfterDeals, N: 0} }, "game_end"},
 		{"odd packets", func(r *Ruleset) { r.DealPackets = Packets{8} }, "deal_packets"},
 	}

@@ -8,7 +8,7 @@ type Outcome uint8
 // Deal outcomes.
 const (
 	Unfinished Outcome = iota
-	Made               // the makers scored more than the defenders ("gehaald")
+	Made               // the makers scored more than the defenders ("gehaald"); at three: the Player took at least 82
 	Nat                // the makers failed: the defenders score everything
 	Forfeited          // a side reneged, timed out, crashed or sent garbage (rules.md §7.4)
 	Redeal             // everybody passed and the procedure calls for a new deal
@@ -19,7 +19,8 @@ var outcomeNames = [...]string{"unfinished", "made", "nat", "forfeit", "redeal"}
 func (o Outcome) String() string { return outcomeNames[o] }
 
 // Result is the score breakdown of a deal. Per-side arrays are indexed by side (SideOf): at a
-// table of four, 0 is NS and 1 is EW.
+// table of four, 0 is NS and 1 is EW; at a table of three, the seat (each player is a side),
+// and Score is already rounded to tens (Appendix A).
 type Result struct {
 	Outcome    Outcome
 	Maker      Seat
@@ -44,8 +45,19 @@ func (r *Ruleset) SideOf(s Seat) int {
 func (r *Ruleset) TotalCardPoints() int { return 152 + r.LastTrickBonus }
 
 // ScoreDeal scores a played deal (rules.md §7) from the per-side card points, roem and tricks.
+//
+// At a table of three (Appendix A) each player is a side. The Player (maker) makes his deal
+// with at least half the card points plus one (82 of 162) in card points + roem; then each
+// player scores his card points + roem, plus pit_bonus for all ten tricks. If he is nat he
+// scores 0 and the two others each score half of all card points + all roem (plus pit_bonus
+// for one who took all ten tricks). Every score is then rounded to the nearest ten, halves
+// up (RoundScore).
 func ScoreDeal(r *Ruleset, makerSide int, cards, roem, tricks [protocol.MaxSeats]int) Result {
 	res := Result{CardPoints: cards, Roem: roem, TricksWon: tricks, PitSide: -1, Offender: noSeat}
+	if r.Players == 3 {
+		scoreThree(r, makerSide, &res)
+		return res
+	}
 	sides := r.Sides()
 	allRoem, otherCards, otherRoem := 0, 0, 0
 	for s := range sides {
@@ -84,10 +96,67 @@ func ScoreDeal(r *Ruleset, makerSide int, cards, roem, tricks [protocol.MaxSeats
 	return res
 }
 
+// scoreThree is ScoreDeal at a table of three (Appendix A).
+func scoreThree(r *Ruleset, maker int, res *Result) {
+	allRoem := 0
+	for s := range 3 {
+		allRoem += res.Roem[s]
+		if res.TricksWon[s] == r.HandSize() {
+			res.PitSide = s
+		}
+	}
+	pit := func(s int) int {
+		if res.PitSide == s {
+			return r.PitBonus
+		}
+		return 0
+	}
+	if res.CardPoints[maker]+res.Roem[maker] > r.TotalCardPoints()/2 {
+		res.Outcome = Made
+		for s := range 3 {
+			res.Score[s] = RoundScore(res.CardPoints[s] + res.Roem[s] + pit(s))
+		}
+		return
+	}
+	res.Outcome = Nat
+	for s := range 3 {
+		if s != maker {
+			// Half of an odd total ends in .5, which rounds up with the rest: (2x+10)/20 tens.
+			res.Score[s] = (r.TotalCardPoints() + allRoem + 2*pit(s) + 10) / 20 * 10
+		}
+	}
+}
+
+// RoundScore rounds a deal score at a table of three to the nearest ten, halves up (Appendix
+// A: 85 becomes 90, 84 becomes 80).
+func RoundScore(points int) int {
+	if points < 0 {
+		return -RoundScore(-points - 1)
+	}
+	return (points + 5) / 10 * 10
+}
+
 // ScoreForfeit scores a deal forfeited by the offending side (rules.md §7.4): the offenders
 // score 0, the other side 162 plus all roem made so far by both sides plus renege_extra_roem.
+//
+// At a table of three (an arena convention, by analogy with a nat deal of Appendix A): the
+// offender scores 0, and each of the two others half of 162 + all roem made so far +
+// renege_extra_roem, rounded to the nearest ten (halves up) like every three-player score.
 func ScoreForfeit(r *Ruleset, offender int, roem [protocol.MaxSeats]int) Result {
 	res := Result{Outcome: Forfeited, Roem: roem, PitSide: -1}
+	if r.Players == 3 {
+		all := r.TotalCardPoints() + r.RenegeExtraRoem
+		for s := range 3 {
+			all += roem[s]
+		}
+		for s := range 3 {
+			if s != offender {
+				// Half of an odd total ends in .5, which rounds up with the rest: (all+10)/20 tens.
+				res.Score[s] = (all + 10) / 20 * 10
+			}
+		}
+		return res
+	}
 	allRoem := 0
 	for s := range r.Sides() {
 		allRoem += roem[s]
