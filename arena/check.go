@@ -81,7 +81,7 @@ func runCheck(c *cli.Context) error {
 			if err != nil {
 				return nil, err
 			}
-			return exitConn{conn.(procConn)}, nil
+			return conn, nil // a botproc.Conn: it also tells how the process ended
 		},
 	}
 	rep, err := check.Run(c.Context, opts)
@@ -101,10 +101,3 @@ func runCheck(c *cli.Context) error {
 	}
 	return nil
 }
-
-// exitConn is a bot process's connection that also tells how the process ended, for the
-// check's quit item.
-type exitConn struct{ procConn }
-
-// ExitStatus implements check.Exiter.
-func (c exitConn) ExitStatus() string { return c.p.ExitStatus() }

@@ -1,18 +1,16 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"os"
 	"sort"
-	"time"
 
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/klaverjas-arena/arena/referee/botproc"
 	"github.com/rs/zerolog"
 )
 
-// procStarter returns a referee.Starter that runs the bot as a program under botproc.
+// procStarter returns a referee.Starter that runs the bot as a program under botproc, with
+// its environment (PATH and LANG, plus the bot's env) when the bot sets any.
 func procStarter(b botSpec, cpus []int, log zerolog.Logger) referee.Starter {
 	spec := botproc.Spec{Name: b.Name, Argv: b.Cmd, Dir: b.Dir, StderrFile: b.Stderr, CPUs: cpus}
 	if len(b.Env) > 0 {
@@ -26,30 +24,5 @@ func procStarter(b botSpec, cpus []int, log zerolog.Logger) referee.Starter {
 			spec.Env = append(spec.Env, k+"="+b.Env[k])
 		}
 	}
-	return func(ctx context.Context) (referee.Conn, error) {
-		p, err := botproc.Start(ctx, spec, log)
-		if err != nil {
-			return nil, err
-		}
-		return procConn{p}, nil
-	}
+	return botproc.Starter(spec, log)
 }
-
-// procConn adapts a bot process to the referee's Conn.
-type procConn struct{ p *botproc.Proc }
-
-func (c procConn) Exchange(out []byte, wantReply bool, timeout time.Duration) (referee.Reply, error) {
-	r, err := c.p.Exchange(out, wantReply, timeout)
-	if err != nil {
-		var f *botproc.Fault
-		if errors.As(err, &f) {
-			return referee.Reply{}, &referee.Fault{Kind: referee.FaultKind(f.Kind.String()), Detail: f.Detail, StderrTail: f.StderrTail}
-		}
-		return referee.Reply{}, err
-	}
-	return referee.Reply{Line: r.Line, Infos: r.Infos, Wall: r.Wall, CPU: r.CPU}, nil
-}
-
-func (c procConn) Stop(grace time.Duration) error { return c.p.Stop(grace) }
-
-func (c procConn) StderrTail() string { return c.p.StderrTail() }

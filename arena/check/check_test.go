@@ -3,7 +3,6 @@ package check
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,26 +15,6 @@ import (
 	"github.com/klaverjas-arena/arena/referee/botproc"
 	"github.com/rs/zerolog"
 )
-
-// procConn runs a bot program under botproc, as the arena does (arena/procbot.go), and tells
-// how it exited.
-type procConn struct{ p *botproc.Proc }
-
-func (c procConn) Exchange(out []byte, wantReply bool, timeout time.Duration) (referee.Reply, error) {
-	r, err := c.p.Exchange(out, wantReply, timeout)
-	if err != nil {
-		var f *botproc.Fault
-		if errors.As(err, &f) {
-			return referee.Reply{}, &referee.Fault{Kind: referee.FaultKind(f.Kind.String()), Detail: f.Detail, StderrTail: f.StderrTail}
-		}
-		return referee.Reply{}, err
-	}
-	return referee.Reply{Line: r.Line, Infos: r.Infos, Wall: r.Wall, CPU: r.CPU}, nil
-}
-
-func (c procConn) Stop(grace time.Duration) error { return c.p.Stop(grace) }
-func (c procConn) StderrTail() string             { return c.p.StderrTail() }
-func (c procConn) ExitStatus() string             { return c.p.ExitStatus() }
 
 func repoRoot(t *testing.T) string {
 	t.Helper()
@@ -63,7 +42,7 @@ func checkBot(t *testing.T, argv []string, tc referee.TimeControl, stderrFile st
 			if err != nil {
 				return nil, err
 			}
-			return procConn{p}, nil
+			return botproc.Conn{Proc: p}, nil
 		}}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -118,21 +118,6 @@ func TestThreePlayerVectors(t *testing.T) {
 	t.Logf("%d three-player vectors passed (of %d)", passed, len(file.Vectors))
 }
 
-func mustTrick3(t *testing.T, plays []vectorPlay) Trick {
-	t.Helper()
-	var tr Trick
-	for i, p := range plays {
-		s := mustSeat(t, p.Seat)
-		if i == 0 {
-			tr.Leader = s
-		} else if want := tr.Seat(i, 3); s != want {
-			t.Fatalf("play %d by %s, but %s is next", i, s, want)
-		}
-		tr.Add(mustCard(t, p.Card))
-	}
-	return tr
-}
-
 func expect3[T any](t *testing.T, v *vector3) T {
 	t.Helper()
 	var out T
@@ -143,7 +128,7 @@ func expect3[T any](t *testing.T, v *vector3) T {
 }
 
 func checkLegal3(t *testing.T, rs *Ruleset, v *vector3) {
-	tr := mustTrick3(t, v.TrickSoFar)
+	tr := mustTrick(t, v.TrickSoFar, 3)
 	if tr.N > 0 && tr.Seat(tr.N, 3) != mustSeat(t, v.Seat) {
 		t.Fatalf("seat %s is not next in the trick", v.Seat)
 	}
@@ -164,7 +149,7 @@ func checkTrick3(t *testing.T, rs *Ruleset, v *vector3) {
 		Breakdown []string `json:"roem_breakdown"`
 		Total     int      `json:"total_to_winner"`
 	}](t, v)
-	tr := mustTrick3(t, v.Trick)
+	tr := mustTrick(t, v.Trick, 3)
 	trump := mustSuit(t, v.Trump)
 	points := SetPoints(tr.Played, trump)
 	if v.LastTrick {

@@ -201,15 +201,16 @@ func mustCards(t *testing.T, list []string) CardSet {
 	return set
 }
 
-// mustTrick builds a trick from plays, checking that the seats go clockwise from the leader.
-func mustTrick(t *testing.T, plays []vectorPlay) Trick {
+// mustTrick builds a trick from plays at a table of n, checking that the seats go clockwise
+// from the leader.
+func mustTrick(t *testing.T, plays []vectorPlay, n int) Trick {
 	t.Helper()
 	var tr Trick
 	for i, p := range plays {
 		s := mustSeat(t, p.Seat)
 		if i == 0 {
 			tr.Leader = s
-		} else if want := tr.Seat(i, 4); s != want {
+		} else if want := tr.Seat(i, n); s != want {
 			t.Fatalf("play %d by %s, but %s is next", i, s, want)
 		}
 		tr.Add(mustCard(t, p.Card))
@@ -228,7 +229,7 @@ func fromTeamMap(m map[string]int) [protocol.MaxSeats]int {
 }
 
 func checkLegalVector(t *testing.T, rs *Ruleset, v *vector) {
-	tr := mustTrick(t, v.TrickSoFar)
+	tr := mustTrick(t, v.TrickSoFar, 4)
 	if tr.N > 0 && tr.Seat(tr.N, 4) != mustSeat(t, v.Seat) {
 		t.Fatalf("seat %s is not next after the trick so far", v.Seat)
 	}
@@ -252,7 +253,7 @@ type trickExpect struct {
 
 func checkTrickVector(t *testing.T, rs *Ruleset, v *vector) {
 	want := expect[trickExpect](t, v)
-	tr := mustTrick(t, v.Trick)
+	tr := mustTrick(t, v.Trick, 4)
 	trump := mustSuit(t, v.Trump)
 	winner := tr.Winner(trump, 4)
 	points := SetPoints(tr.Played, trump)

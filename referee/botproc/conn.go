@@ -1,0 +1,41 @@
+package botproc
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/klaverjas-arena/arena/referee"
+	"github.com/rs/zerolog"
+)
+
+// Conn is a Proc as the referee's connection to a bot: Exchange returns referee replies and
+// faults. Stop, StderrTail, ExitStatus and Pid come from the Proc.
+type Conn struct{ *Proc }
+
+var _ referee.Conn = Conn{}
+
+// Starter returns a referee.Starter that starts the bot of spec under this package.
+func Starter(spec Spec, log zerolog.Logger) referee.Starter {
+	return func(ctx context.Context) (referee.Conn, error) {
+		p, err := Start(ctx, spec, log)
+		if err != nil {
+			return nil, err
+		}
+		return Conn{p}, nil
+	}
+}
+
+// Exchange is Proc.Exchange with the referee's types; a *Fault becomes a *referee.Fault of
+// the same kind name.
+func (c Conn) Exchange(out []byte, wantReply bool, timeout time.Duration) (referee.Reply, error) {
+	r, err := c.Proc.Exchange(out, wantReply, timeout)
+	if err != nil {
+		var f *Fault
+		if errors.As(err, &f) {
+			return referee.Reply{}, &referee.Fault{Kind: referee.FaultKind(f.Kind.String()), Detail: f.Detail, StderrTail: f.StderrTail}
+		}
+		return referee.Reply{}, err
+	}
+	return referee.Reply{Line: r.Line, Infos: r.Infos, Wall: r.Wall, CPU: r.CPU}, nil
+}
