@@ -93,6 +93,8 @@ func matchSetup(c *cli.Context) (referee.Config, [4]referee.Entrant, placement, 
 	rs, err := rulesetFromFlags(c)
 	if err != nil {
 		fail(err)
+	} else if rs.Players != 4 {
+		fail(fmt.Errorf("players = %d: the rules engine plays the three-player game, but matches of three bots are not supported yet", rs.Players))
 	}
 	var bots map[string]botSpec
 	if path := c.String("bots"); path != "" {

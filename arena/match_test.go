@@ -183,6 +183,13 @@ func TestMatchRefusedRuleset(t *testing.T) {
 	}
 }
 
+func TestMatchThreePlayerRulesetRefused(t *testing.T) {
+	out, errOut, err := runArena(t, "match", "/bin/cat", "/bin/cat", "--preset", "drie_spelers")
+	if err == nil || !strings.Contains(err.Error(), "players = 3") || strings.Contains(errOut, "isolation") || out != "" {
+		t.Fatalf("err %v, stderr %q: want the three-player ruleset refused before anything starts", err, errOut)
+	}
+}
+
 func TestMatchConfigErrorsAllReported(t *testing.T) {
 	_, _, err := runArena(t, "match", "/no/such/bot", "'unclosed", "--games", "0", "-o", "bidding=blind", "--affinity", "everywhere")
 	if err == nil {
