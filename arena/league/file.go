@@ -163,6 +163,8 @@ func Parse(data []byte, path string) (*File, error) {
 	}
 	if f.Rules, err = rules.FromMap(f.RulesMap); err != nil {
 		fail("[rules]: %v", err)
+	} else if f.Rules.Players != 4 {
+		fail("[rules]: players = %d: the rules engine plays the three-player game, but leagues of three-player matches are not supported yet", f.Rules.Players)
 	}
 	names := map[string]bool{}
 	for i, b := range f.Bots {

@@ -106,3 +106,13 @@ func TestCompareFindsDifferences(t *testing.T) {
 		}
 	}
 }
+
+func TestParseRefusesThreePlayerRules(t *testing.T) {
+	_, err := Parse([]byte(twoBots+"[rules]\npreset = \"drie_spelers\"\n"), "/tmp/three.toml")
+	if err == nil || !strings.Contains(err.Error(), "players = 3") {
+		t.Fatalf("err = %v, want the three-player ruleset refused", err)
+	}
+	if _, err := Parse([]byte(twoBots), "/tmp/four.toml"); err != nil {
+		t.Fatalf("a four-player league: %v", err)
+	}
+}
