@@ -106,18 +106,7 @@ func (db *DB) Leagues() ([]League, error) {
 
 // League returns the named league, or ErrNotFound.
 func (db *DB) League(name string) (*League, error) {
-	var l League
-	err := db.view(func(tx *bolt.Tx) error {
-		b, err := leagueBucket(tx, name)
-		if err != nil {
-			return err
-		}
-		return getJSON(b, keyInfo, &l)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &l, nil
+	return readLeagueKey[League](db, name, keyInfo)
 }
 
 // PutLeague stores the league record, creating the league with empty totals if new.
@@ -290,18 +279,23 @@ func (db *DB) FinishMatch(league string, index int, summarize func(deals []refer
 
 // Totals returns the league's totals over its finished matches.
 func (db *DB) Totals(league string) (*Totals, error) {
-	var t Totals
+	return readLeagueKey[Totals](db, league, keyTotals)
+}
+
+// readLeagueKey reads the JSON value stored under key in the league's bucket.
+func readLeagueKey[T any](db *DB, league string, key []byte) (*T, error) {
+	var v T
 	err := db.view(func(tx *bolt.Tx) error {
 		b, err := leagueBucket(tx, league)
 		if err != nil {
 			return err
 		}
-		return getJSON(b, keyTotals, &t)
+		return getJSON(b, key, &v)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &t, nil
+	return &v, nil
 }
 
 // Deals calls fn with every stored deal of the league (match < 0) or of one match, in
