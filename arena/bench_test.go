@@ -130,7 +130,7 @@ func matchProcesses(b *testing.B, child, mode string) {
 			}
 			decisions, deals := 0, 0
 			for b.Loop() {
-				res, err := referee.Run(context.Background(), referee.Config{Rules: rs, Games: 5, Duplicate: true, Seed: 1}, e)
+				res, err := referee.Run(context.Background(), referee.Config{Rules: rs, Games: 5, Duplicate: true, Seed: 1}, e[:])
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -83,8 +83,8 @@ func runLeague(c *cli.Context) error {
 	}
 	r := &league.Runner{
 		File: f, DB: db, Force: c.Bool("force"), Logger: log, Snapshot: snapshotPath(dbPath),
-		Entrants: func(slot int, seats [4]int) [4]referee.Entrant {
-			var es [4]referee.Entrant
+		Entrants: func(slot int, seats []int) []referee.Entrant {
+			es := make([]referee.Entrant, len(seats))
 			for i, b := range seats {
 				bot := f.Bots[b]
 				spec := botSpec{Name: bot.Name, Cmd: bot.Cmd, Dir: bot.Dir, Env: bot.Env, Stderr: bot.Stderr}

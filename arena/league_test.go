@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -231,7 +232,7 @@ func checkStore(t *testing.T, path, file string) *store.Totals {
 	total := 0
 	for i, s := range sched {
 		m := matches[i]
-		if !m.Done || m.Index != s.Index || m.Seed != s.Seed || m.Seats != s.Seats() {
+		if !m.Done || m.Index != s.Index || m.Seed != s.Seed || !slices.Equal(m.Seats, s.Seats()) {
 			t.Fatalf("match %d: %+v, scheduled %+v", i, m, s)
 		}
 		var deals []referee.DealRecord

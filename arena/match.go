@@ -21,19 +21,21 @@ import (
 func matchCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "match",
-		Usage:     "play a match between two bots (each team is two copies of one bot)",
-		ArgsUsage: "A B",
+		Usage:     "play a match between two bots (each team is two copies of one bot), or three or four in the three-player game",
+		ArgsUsage: "A B | A B C [D]",
 		Description: "A and B are bot commands, split into words the way a shell would\n" +
 			"('python3 bots/x.py --level 2'), or names from --bots. Team NS is two copies of A,\n" +
 			"team EW two copies of B; --seat N=BOT (repeatable) seats any bot anywhere.\n" +
 			"Every deal is played twice by default (duplicate): the second time with the hands\n" +
 			"moved one seat on, so each team plays the cards the other team held.\n" +
+			"The three-player game (--preset drie_spelers) takes three bots for N, E and S, or\n" +
+			"four, the dealer sitting out each deal; duplicate plays every deal once per seat.\n" +
 			"Bot faults are part of the result; the exit status is non-zero only for arena errors.",
 		Flags: append(rulesetFlags(),
 			&cli.StringFlag{Name: "bots", EnvVars: []string{"ARENA_BOTS"}, Usage: "TOML `FILE` of bot definitions ([[bot]] name, cmd, dir, env, decision, stderr)"},
 			&cli.StringSliceFlag{Name: "seat", Usage: "seat a bot: `SEAT=BOT`, e.g. --seat E=random (repeatable)"},
-			&cli.IntFlag{Name: "games", Value: 2, Usage: "games (deal sets); with duplicate each is played twice"},
-			&cli.BoolFlag{Name: "duplicate", Value: true, Usage: "replay every game with the hands moved one seat on (--duplicate=false to turn off)"},
+			&cli.IntFlag{Name: "games", Value: 2, Usage: "games (deal sets); with duplicate each is played twice (three-player game: once per seat)"},
+			&cli.BoolFlag{Name: "duplicate", Value: true, Usage: "replay every game with the hands moved one seat on, until every seat has held every hand (--duplicate=false to turn off)"},
 			&cli.Uint64Flag{Name: "seed", Usage: "seed for the cards (default: from the clock; printed)"},
 			&cli.StringFlag{Name: "deals", Usage: "`FILE` of predefined deals to play instead of shuffled ones (spec.md §13)"},
 			&cli.DurationFlag{Name: "time", Value: referee.DefaultTimeControl.Decision, Usage: "time per decision"},
@@ -66,6 +68,10 @@ func runMatch(c *cli.Context) error {
 		cfg.Stop = sprt.stop
 	}
 	res, err := referee.Run(c.Context, cfg, entrants)
+	var refused *referee.RefusedError
+	if errors.As(err, &refused) {
+		return fmt.Errorf("no match played: %w", err)
+	}
 	if res != nil {
 		if c.Bool("json") {
 			enc := json.NewEncoder(c.App.Writer)
@@ -84,8 +90,7 @@ func runMatch(c *cli.Context) error {
 }
 
 // matchSetup checks every flag and bot before anything starts, reporting all problems.
-func matchSetup(c *cli.Context) (referee.Config, [4]referee.Entrant, placement, func(), error) {
-	var entrants [4]referee.Entrant
+func matchSetup(c *cli.Context) (referee.Config, []referee.Entrant, placement, func(), error) {
 	var errs []error
 	fail := func(err error) { errs = append(errs, err) }
 	noop := func() {}
@@ -93,8 +98,6 @@ func matchSetup(c *cli.Context) (referee.Config, [4]referee.Entrant, placement, 
 	rs, err := rulesetFromFlags(c)
 	if err != nil {
 		fail(err)
-	} else if rs.Players != 4 {
-		fail(fmt.Errorf("players = %d: the rules engine plays the three-player game, but matches of three bots are not supported yet", rs.Players))
 	}
 	var bots map[string]botSpec
 	if path := c.String("bots"); path != "" {
@@ -102,27 +105,35 @@ func matchSetup(c *cli.Context) (referee.Config, [4]referee.Entrant, placement, 
 			fail(err)
 		}
 	}
-	args := c.Args().Slice()
-	var specs [4]*botSpec
-	if len(args) != 2 && !(len(args) == 0 && len(c.StringSlice("seat")) == 4) {
+	args, seats := c.Args().Slice(), c.StringSlice("seat")
+	table := 4
+	switch {
+	case rs.Players == 3 && len(args) == 0 && len(seats) == 3:
+		table = 3
+	case rs.Players == 3 && (len(args) == 3 || len(args) == 4):
+		table = len(args)
+	case rs.Players == 3:
+		fail(fmt.Errorf("the three-player game wants three bots (N E S), or four with the dealer sitting out (or --seat for every seat), got %d arguments", len(args)))
+	case len(args) != 2 && !(len(args) == 0 && len(seats) == 4):
 		fail(fmt.Errorf("want two bots A and B (or --seat for all four seats), got %d arguments", len(args)))
 	}
-	for i, arg := range args {
-		if i > 1 {
-			break
-		}
+	specs := make([]*botSpec, table)
+	for i, arg := range args[:min(len(args), table)] {
 		b, err := resolveBot(arg, bots)
 		if err != nil {
 			fail(err)
 			continue
 		}
-		specs[i], specs[i+2] = &b, &b
+		specs[i] = &b
+		if rs.Players == 4 && i < 2 {
+			specs[i+2] = &b
+		}
 	}
-	for _, kv := range c.StringSlice("seat") {
+	for _, kv := range seats {
 		seatText, arg, ok := strings.Cut(kv, "=")
 		seat, err := protocol.ParseSeat(seatText)
-		if !ok || err != nil {
-			fail(fmt.Errorf("--seat %q: want SEAT=BOT with SEAT one of N E S W", kv))
+		if !ok || err != nil || int(seat) >= table {
+			fail(fmt.Errorf("--seat %q: want SEAT=BOT with SEAT one of %s", kv, "N E S W"[:2*table-1]))
 			continue
 		}
 		b, err := resolveBot(arg, bots)
@@ -131,6 +142,13 @@ func matchSetup(c *cli.Context) (referee.Config, [4]referee.Entrant, placement, 
 			continue
 		}
 		specs[seat] = &b
+	}
+	if len(errs) == 0 {
+		for i, b := range specs {
+			if b == nil {
+				fail(fmt.Errorf("seat %s has no bot", protocol.Seat(i)))
+			}
+		}
 	}
 	cfg := referee.Config{
 		ID:        "m-" + time.Now().UTC().Format("20060102-150405"),
@@ -152,7 +170,9 @@ func matchSetup(c *cli.Context) (referee.Config, [4]referee.Entrant, placement, 
 	if cfg.Time.Decision <= 0 || cfg.Time.Startup <= 0 || cfg.Time.Grace < 0 || cfg.Time.Bank < 0 || cfg.Time.Increment < 0 {
 		fail(errors.New("times must be positive (--grace, --bank and --increment may be 0)"))
 	}
-	if path := c.String("deals"); path != "" {
+	if path := c.String("deals"); path != "" && rs.Players == 3 {
+		fail(errors.New("--deals: predefined deals are for the four-player game"))
+	} else if path != "" {
 		f, err := os.Open(path)
 		if err != nil {
 			fail(err)
@@ -171,13 +191,16 @@ func matchSetup(c *cli.Context) (referee.Config, [4]referee.Entrant, placement, 
 		if !cfg.Duplicate {
 			fail(errors.New("--sprt tests duplicate pairs: it needs --duplicate"))
 		}
+		if rs.Players == 3 {
+			fail(errors.New("--sprt tests one bot against another: it is for the four-player game"))
+		}
 	}
 	cpus, err := parsePlacement(c.String("affinity"))
 	if err != nil {
 		fail(err)
 	}
 	if len(errs) > 0 {
-		return cfg, entrants, cpus, noop, errors.Join(errs...)
+		return cfg, nil, cpus, noop, errors.Join(errs...)
 	}
 	var files []*os.File
 	closeFiles := func() {
@@ -193,12 +216,13 @@ func matchSetup(c *cli.Context) (referee.Config, [4]referee.Entrant, placement, 
 			f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 			if err != nil {
 				closeFiles()
-				return cfg, entrants, cpus, noop, err
+				return cfg, nil, cpus, noop, err
 			}
 			files = append(files, f)
 			*o.dst = f
 		}
 	}
+	entrants := make([]referee.Entrant, table)
 	for i, b := range specs {
 		if b.Decision.Duration > 0 && b.Decision.Duration != cfg.Time.Decision {
 			fmt.Fprintf(c.App.ErrWriter, "note: bot %s asks for %v per decision; a match uses one time control (%v)\n", b.Name, b.Decision.Duration, cfg.Time.Decision)
@@ -212,15 +236,22 @@ func matchSetup(c *cli.Context) (referee.Config, [4]referee.Entrant, placement, 
 func printMatch(w io.Writer, cfg referee.Config, res *referee.Result) {
 	games := len(res.Games)
 	fmt.Fprintf(w, "match %s: %d games, %d deals, ruleset %s, seed %d\n\n", res.ID, games, res.Deals, presetOrCustom(cfg), cfg.Seed)
-	total := res.Teams[0].Points + res.Teams[1].Points
+	total := 0
+	for _, ts := range res.Sides {
+		total += ts.Points
+	}
+	side, name := "team", func(s int) string { return protocol.Team(s).String() }
+	if cfg.Rules.Players == 3 {
+		side, name = "seat", func(s int) string { return protocol.Seat(s).String() }
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "team\tbots\tpoints\tshare\twon\tdrawn\tmade\tnat\tpit\tforfeits\t")
-	for t, ts := range res.Teams {
+	fmt.Fprintf(tw, "%s\tbots\tpoints\tshare\twon\tdrawn\tmade\tnat\tpit\tforfeits\t\n", side)
+	for t, ts := range res.Sides {
 		share := 0.0
 		if total > 0 {
 			share = 100 * float64(ts.Points) / float64(total)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f%%\t%d\t%d\t%d\t%d\t%d\t%d\t\n", protocol.Team(t), ts.Bots[0]+" + "+ts.Bots[1], ts.Points, share, ts.GamesWon, ts.Draws, ts.Made, ts.Nat, ts.Pit, ts.Forfeits)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f%%\t%d\t%d\t%d\t%d\t%d\t%d\t\n", name(t), strings.Join(ts.Bots, " + "), ts.Points, share, ts.GamesWon, ts.Draws, ts.Made, ts.Nat, ts.Pit, ts.Forfeits)
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
@@ -234,12 +265,28 @@ func printMatch(w io.Writer, cfg referee.Config, res *referee.Result) {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.1f\t%.0f\t%s\t\n", protocol.Seat(s), b.Name, b.Decisions, mean, float64(b.MaxWall.Microseconds())/1000, float64(b.CPU.Microseconds())/1000, faultList(b.Faults))
 	}
 	tw.Flush()
-	if pairs := res.Pairs(); len(pairs) > 0 {
+	if cfg.Rules.Players == 3 {
+		printPairwise(w, res)
+	} else if pairs := res.Pairs(); len(pairs) > 0 {
 		sum := 0.0
 		for _, p := range pairs {
 			sum += p.Share
 		}
 		fmt.Fprintf(w, "\nduplicate pairs: %d, NS points share over the pairs %.1f%%\n", len(pairs), 100*sum/float64(len(pairs)))
+	}
+}
+
+// printPairwise shows, for a three-player match, each pair of seats' share of the points the
+// two of them scored: the pairwise results that ratings are made of.
+func printPairwise(w io.Writer, res *referee.Result) {
+	fmt.Fprintln(w, "\npairwise points share:")
+	for a, sa := range res.Sides {
+		for b := a + 1; b < len(res.Sides); b++ {
+			sb := res.Sides[b]
+			if sum := sa.Points + sb.Points; sum > 0 {
+				fmt.Fprintf(w, "  %s %s %.1f%% vs %s %s\n", protocol.Seat(a), sa.Bots[0], 100*float64(sa.Points)/float64(sum), protocol.Seat(b), sb.Bots[0])
+			}
+		}
 	}
 }
 
@@ -257,7 +304,7 @@ func faultList[K ~string](f map[K]int) string {
 }
 
 func presetOrCustom(cfg referee.Config) string {
-	for _, name := range rules.PresetNames() {
+	for _, name := range rules.AllPresetNames() {
 		if p, err := rules.Preset(name); err == nil && p == cfg.Rules {
 			return name
 		}

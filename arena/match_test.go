@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -136,10 +137,10 @@ func TestMatchHostileBots(t *testing.T) {
 			}
 			faults := res.Bots[0].Faults[tc.kind] + res.Bots[2].Faults[tc.kind]
 			switch {
-			case tc.kind == "" && res.Teams[0].Forfeits != 0:
+			case tc.kind == "" && res.Sides[0].Forfeits != 0:
 				t.Errorf("a stderr flood is not a fault, got %v %v", res.Bots[0].Faults, res.Bots[2].Faults)
-			case tc.kind != "" && (faults == 0 || res.Teams[0].Forfeits != faults || res.Teams[1].Forfeits != 0):
-				t.Errorf("faults N %v S %v, forfeits %d/%d: want %s faults costing NS only", res.Bots[0].Faults, res.Bots[2].Faults, res.Teams[0].Forfeits, res.Teams[1].Forfeits, tc.kind)
+			case tc.kind != "" && (faults == 0 || res.Sides[0].Forfeits != faults || res.Sides[1].Forfeits != 0):
+				t.Errorf("faults N %v S %v, forfeits %d/%d: want %s faults costing NS only", res.Bots[0].Faults, res.Bots[2].Faults, res.Sides[0].Forfeits, res.Sides[1].Forfeits, tc.kind)
 			}
 			var after runtime.MemStats
 			runtime.ReadMemStats(&after)
@@ -183,10 +184,26 @@ func TestMatchRefusedRuleset(t *testing.T) {
 	}
 }
 
-func TestMatchThreePlayerRulesetRefused(t *testing.T) {
+// TestMatchThreePlayerSetup: the three-player game takes three or four bots; a bot that does
+// not play it refuses at the handshake and no match is played.
+func TestMatchThreePlayerSetup(t *testing.T) {
 	out, errOut, err := runArena(t, "match", "/bin/cat", "/bin/cat", "--preset", "drie_spelers")
-	if err == nil || !strings.Contains(err.Error(), "players = 3") || strings.Contains(errOut, "isolation") || out != "" {
-		t.Fatalf("err %v, stderr %q: want the three-player ruleset refused before anything starts", err, errOut)
+	if err == nil || !strings.Contains(err.Error(), "three-player game wants three bots") || strings.Contains(errOut, "isolation") || out != "" {
+		t.Fatalf("err %v, stderr %q: want two bots refused before anything starts", err, errOut)
+	}
+	_, _, err = runArena(t, "match", "/bin/cat", "/bin/cat", "/bin/cat", "--preset", "drie_spelers", "--sprt", "elo0=0,elo1=5", "--deals", "/dev/null")
+	if err == nil || !strings.Contains(err.Error(), "--sprt") || !strings.Contains(err.Error(), "--deals") {
+		t.Fatalf("err %v: want --sprt and --deals refused for the three-player game", err)
+	}
+	root, _ := filepath.Abs("..")
+	bin := filepath.Join(t.TempDir(), "heuristic")
+	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(root, "examplebots/go/heuristic")).CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	random := "python3 " + filepath.Join(root, "examplebots/python/random_bot.py")
+	out, _, err = runArena(t, "match", random, random, bin, "--preset", "drie_spelers", "--games", "1")
+	if err == nil || !strings.Contains(err.Error(), "no match played") || !strings.Contains(err.Error(), "three-player game not supported by heuristic") || out != "" {
+		t.Fatalf("err %v, out %q: want the Go heuristic's refusal and no match", err, out)
 	}
 }
 
@@ -248,17 +265,29 @@ func TestMatchExampleBots(t *testing.T) {
 		t.Log("node is not installed: the JavaScript bot is left out")
 		delete(bots, "js-random")
 	}
-	pairs := [][2]string{{"py-heuristic", "py-random"}, {"go-heuristic", "py-plain"}, {"sh-random", "js-random"}, {"py-heuristic", "go-random"}}
-	for i, p := range pairs {
-		a, b := bots[p[0]], bots[p[1]]
-		if a == "" || b == "" {
+	type match struct {
+		bots   []string
+		preset string
+	}
+	var matches []match
+	for i, p := range [][]string{{"py-heuristic", "py-random"}, {"go-heuristic", "py-plain"}, {"sh-random", "js-random"}, {"py-heuristic", "go-random"}} {
+		matches = append(matches, match{p, rules.PresetNames()[i%len(rules.PresetNames())]})
+	}
+	// The three-player game: three bots, and four with the dealer sitting out.
+	matches = append(matches, match{[]string{"py-heuristic", "sh-random", "go-random"}, "drie_spelers"},
+		match{[]string{"js-random", "py-plain", "py-random", "py-heuristic"}, "drie_spelers"})
+	for _, m := range matches {
+		args := []string{"match"}
+		for _, b := range m.bots {
+			args = append(args, bots[b])
+		}
+		if slices.Contains(args, "") {
 			continue
 		}
-		preset := rules.PresetNames()[i%len(rules.PresetNames())]
-		t.Run(p[0]+"-vs-"+p[1]+"-"+preset, func(t *testing.T) {
+		t.Run(strings.Join(m.bots, "-vs-")+"-"+m.preset, func(t *testing.T) {
 			dir := t.TempDir()
-			out, errOut, err := runArena(t, "match", a, b, "--games", "1", "--preset", preset, "-o", "game_end=deals:4",
-				"--seed", "11", "--json", "--log", filepath.Join(dir, "log.jsonl"))
+			out, errOut, err := runArena(t, append(args, "--games", "1", "--preset", m.preset, "-o", "game_end=deals:4",
+				"--seed", "11", "--json", "--log", filepath.Join(dir, "log.jsonl"))...)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, errOut)
 			}
@@ -271,8 +300,8 @@ func TestMatchExampleBots(t *testing.T) {
 					t.Errorf("%s faulted: %v", bs.Name, bs.Faults)
 				}
 			}
-			if len(res.Games) != 2 {
-				t.Errorf("%d games, want 2", len(res.Games))
+			if want := map[bool]int{true: len(m.bots), false: 2}[m.preset == "drie_spelers"]; len(res.Games) != want || res.Deals < 4*want {
+				t.Errorf("%d games of %d deals, want %d games", len(res.Games), res.Deals, want)
 			}
 			log, _ := os.ReadFile(filepath.Join(dir, "log.jsonl"))
 			for i, line := range strings.Split(strings.TrimSpace(string(log)), "\n") {

@@ -333,7 +333,10 @@ func (st cardStyle) hand(h protocol.CardSet) string {
 func printReplay(w io.Writer, d *located, st cardStyle) {
 	r := &d.rec
 	mirror := ""
-	if r.Mirror {
+	switch {
+	case r.Rotation > 0:
+		mirror = fmt.Sprintf(", duplicate replay (hands moved %d)", r.Rotation)
+	case r.Mirror:
 		mirror = ", duplicate replay"
 	}
 	attempt := ""
@@ -346,8 +349,16 @@ func printReplay(w io.Writer, d *located, st cardStyle) {
 		fmt.Fprintf(w, "  cannot read the deal: %v\n", err)
 		return
 	}
-	for i, name := range r.Seats {
-		fmt.Fprintf(w, "  %s %-14s %s\n", protocol.Seat(i), name, st.hand(setup.Hands[i]))
+	seating, _ := r.Seating() // checked by Setup
+	for i, name := range r.Seats[:seating.Table] {
+		hand := "(sits out)"
+		if ds := seating.DealSeat(protocol.Seat(i)); ds != protocol.NoSeat {
+			hand = st.hand(setup.Hands[ds])
+		}
+		fmt.Fprintf(w, "  %s %-14s %s\n", protocol.Seat(i), name, hand)
+	}
+	if setup.Skart != 0 {
+		fmt.Fprintf(w, "  skart: %s\n", st.hand(setup.Skart))
 	}
 	if len(r.Pile) > 0 {
 		fmt.Fprintf(w, "  pile: %s\n", strings.Join(r.Pile, " "))
@@ -364,7 +375,7 @@ func printReplay(w io.Writer, d *located, st cardStyle) {
 			tricksShown++
 			var cards []string
 			for i := range t.N {
-				cards = append(cards, t.Seat(i, 4).String()+" "+st.card(t.Cards[i]))
+				cards = append(cards, seating.TableSeat(t.Seat(i, r.Rules.Players)).String()+" "+st.card(t.Cards[i]))
 			}
 			roem := ""
 			if t.Scored > 0 {
@@ -374,7 +385,7 @@ func printReplay(w io.Writer, d *located, st cardStyle) {
 			if st.symbols {
 				arrow = "→"
 			}
-			fmt.Fprintf(w, "  trick %d: %s  %s %s wins %d%s\n", tricksShown, strings.Join(cards, ", "), arrow, t.Winner, t.Points, roem)
+			fmt.Fprintf(w, "  trick %d: %s  %s %s wins %d%s\n", tricksShown, strings.Join(cards, ", "), arrow, seating.TableSeat(t.Winner), t.Points, roem)
 			trick = trick[:0]
 		}
 	}
@@ -392,9 +403,15 @@ func printReplay(w io.Writer, d *located, st cardStyle) {
 				bids = nil
 			}
 			trick = append(trick, a.Card)
+		case a.Discard != "":
+			if len(bids) > 0 {
+				fmt.Fprintf(w, "  bids: %s\n", strings.Join(bids, ", "))
+				bids = nil
+			}
+			fmt.Fprintf(w, "  %s takes the skart and discards %s\n", a.Seat, a.Discard)
 		}
 		if err == nil && deal != nil {
-			if aerr := a.Apply(deal); aerr != nil {
+			if aerr := a.Apply(deal, seating); aerr != nil {
 				fmt.Fprintf(w, "  action %d (%s) is not legal here: %v\n", i+1, a.Seat, aerr)
 				deal = nil
 			}
@@ -420,9 +437,16 @@ func printReplay(w io.Writer, d *located, st cardStyle) {
 		fmt.Fprintf(w, ", offender %s", res.Offender)
 	}
 	fmt.Fprintln(w)
-	if len(res.Score) >= 2 && len(res.Cards) >= 2 && len(res.Roem) >= 2 {
-		fmt.Fprintf(w, "  score   NS %d (cards %d + roem %d)   EW %d (cards %d + roem %d)\n",
-			res.Score[0], res.Cards[0], res.Roem[0], res.Score[1], res.Cards[1], res.Roem[1])
+	if n := len(res.Score); n >= 2 && len(res.Cards) == n && len(res.Roem) == n {
+		names := []string{"NS", "EW"}
+		if r.Rules.Players == 3 {
+			names = []string{"N", "E", "S", "W"}[:min(n, 4)]
+		}
+		var parts []string
+		for i, name := range names {
+			parts = append(parts, fmt.Sprintf("%s %d (cards %d + roem %d)", name, res.Score[i], res.Cards[i], res.Roem[i]))
+		}
+		fmt.Fprintf(w, "  score   %s\n", strings.Join(parts, "   "))
 	}
 	for _, f := range r.Faults {
 		fmt.Fprintf(w, "  fault: %s (%s) %s: %s\n", f.Seat, f.Bot, f.Kind, f.Detail)

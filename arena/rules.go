@@ -22,7 +22,7 @@ func rulesCommand() *cli.Command {
 			out := c.App.Writer
 			if c.Bool("list") {
 				fmt.Fprintln(out, "presets:")
-				for _, p := range rules.PresetNames() {
+				for _, p := range rules.AllPresetNames() {
 					fmt.Fprintf(out, "  %-26s %s\n", p, rules.PresetAbout(p))
 				}
 				fmt.Fprintln(out, "options:")

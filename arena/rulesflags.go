@@ -14,7 +14,7 @@ import (
 func rulesetFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "preset", Value: "amsterdams", EnvVars: []string{"ARENA_PRESET"},
-			Usage: "ruleset preset: " + strings.Join(rules.PresetNames(), ", ")},
+			Usage: "ruleset preset: " + strings.Join(rules.AllPresetNames(), ", ")},
 		&cli.StringFlag{Name: "rules", Usage: "ruleset `FILE` (.toml or .json); its options override the preset"},
 		&cli.StringSliceFlag{Name: "option", Aliases: []string{"o"},
 			Usage: "set one ruleset option, `NAME=VALUE` (repeatable), e.g. -o bidding=draaikaart"},

@@ -51,7 +51,7 @@ func TestStandingsScale(t *testing.T) {
 		if a == b {
 			b = (b + 1) % 10
 		}
-		m := store.Match{Index: i, ID: "scale/" + strconv.Itoa(i), Seats: [4]int{a, b, a, b}}
+		m := store.Match{Index: i, ID: "scale/" + strconv.Itoa(i), Seats: []int{a, b, a, b}}
 		recs := samples[i%len(samples)]
 		for j := range recs {
 			recs[j].Match = m.ID
@@ -92,7 +92,7 @@ func inProcessMatch(t *testing.T, seed uint64) []referee.DealRecord {
 		es[i] = referee.Entrant{Name: "b", Start: referee.NewInProcess(lowest)}
 	}
 	cfg := referee.Config{ID: "x", Rules: rules.Default(), Games: 1, Duplicate: true, Seed: seed, Log: &log}
-	if _, err := referee.Run(context.Background(), cfg, es); err != nil {
+	if _, err := referee.Run(context.Background(), cfg, es[:]); err != nil {
 		t.Fatal(err)
 	}
 	var recs []referee.DealRecord

@@ -9,7 +9,7 @@ import (
 const Version = 1
 
 // Message is a line the arena sends to a bot. Events (Dealt, Played, ...) need no answer;
-// requests (BidRequest, PlayRequest, ClaimRequest) and the handshake lines
+// requests (BidRequest, PlayRequest, ClaimRequest, DiscardRequest) and the handshake lines
 // (Klaverjas, Rules) each need exactly one reply line.
 type Message interface {
 	// AppendLine appends the message's line, without the newline, to b.
@@ -72,17 +72,19 @@ type TrickDone struct {
 	Roem   int
 }
 
-// Scored ends a deal with its score breakdown; lists are per side (NS, EW).
+// Scored ends a deal with its score breakdown. Lists are per side: per team (NS, EW) at a
+// table of four; per seat at the three-player game (N, E, S, or N, E, S, W when four sit at
+// the table and the dealer sits out, who scores 0).
 type Scored struct {
 	Outcome  string // made, nat, forfeit or redeal
 	Score    []int
 	Cards    []int
 	Roem     []int
-	Pit      string // the side that took every trick, or "-"
+	Pit      string // the side (team, or seat at three) that took every trick, or "-"
 	Offender Seat   // the seat that forfeited the deal, or NoSeat
 }
 
-// GameOver ends a game with the totals per side.
+// GameOver ends a game with the totals per side (as in Scored).
 type GameOver struct{ Totals []int }
 
 // Fault tells the bot that its last reply (or silence) forfeited the deal, and why.
@@ -117,6 +119,15 @@ type ClaimRequest struct {
 	TimeMS int
 	Trump  Suit
 	Trick  []Card
+}
+
+// DiscardRequest asks the Player of the three-player game to discard two cards: his hand
+// now holds the two skart cards as well. Reply: two different cards of Hand.
+type DiscardRequest struct {
+	TimeMS int
+	Trump  Suit
+	Skart  CardSet // the two cards taken from the skart
+	Hand   CardSet // twelve cards, the skart included
 }
 
 func appendCards(b []byte, cards []Card) []byte {
@@ -274,10 +285,18 @@ func (m *ClaimRequest) AppendLine(b []byte) []byte {
 	return appendCards(append(b, ' '), m.Trick)
 }
 
+// AppendLine implements Message.
+func (m *DiscardRequest) AppendLine(b []byte) []byte {
+	b = appendInt(append(b, "discard"...), m.TimeMS)
+	b = append(append(b, ' '), m.Trump.String()...)
+	b = appendSet(append(b, ' '), m.Skart)
+	return appendSet(append(b, ' '), m.Hand)
+}
+
 // IsRequest reports whether the bot must answer m with one line.
 func IsRequest(m Message) bool {
 	switch m.(type) {
-	case *Klaverjas, *Rules, *BidRequest, *PlayRequest, *ClaimRequest:
+	case *Klaverjas, *Rules, *BidRequest, *PlayRequest, *ClaimRequest, *DiscardRequest:
 		return true
 	}
 	return false

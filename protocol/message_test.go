@@ -34,6 +34,11 @@ func TestMessageLines(t *testing.T) {
 			"play 950 H E AS,7C 7C,JD,QD,JH,QH,KH,9S,AS 9S AS"},
 		{&PlayRequest{TimeMS: 1000, Trump: Clubs, Leader: North, Hand: hand, Legal: hand}, "play 1000 C N - 7C,JD,QD,JH,QH,KH,9S,AS 7C JD QD JH QH KH 9S AS"},
 		{&ClaimRequest{TimeMS: 1000, Trump: Spades, Trick: []Card{NewCard(King, Spades), NewCard(Queen, Spades), NewCard(Seven, Hearts), NewCard(Eight, Hearts)}}, "claim 1000 S KS,QS,7H,8H"},
+		// The three-player game: a dealer sitting out gets no cards; lists are per seat.
+		{&Dealt{Number: 3, Dealer: South}, "dealt 3 S -"},
+		{&Scored{Outcome: "nat", Score: []int{90, 0, 90, 0}, Cards: []int{60, 70, 32, 0}, Roem: []int{0, 20, 0, 0}, Pit: "-", Offender: NoSeat}, "scored nat 90,0,90,0 60,70,32,0 0,20,0,0 - -"},
+		{&DiscardRequest{TimeMS: 1000, Trump: Hearts, Skart: mustSet(t, "7S AD"), Hand: mustSet(t, "7C 8C AD JD QD JH QH KH 7S 9S TS AS")},
+			"discard 1000 H AD,7S 7C,8C,JD,QD,AD,JH,QH,KH,7S,9S,TS,AS"},
 	}
 	for _, tc := range cases {
 		if got := Line(tc.msg); got != tc.line {
@@ -126,6 +131,14 @@ func TestReplies(t *testing.T) {
 			t.Errorf("ParseClaimReply(%q) accepted", bad)
 		}
 	}
+	if a, b, err := ParseDiscardReply(" 7S  AD"); err != nil || a != NewCard(Seven, Spades) || b != NewCard(Ace, Diamonds) {
+		t.Errorf("discard: %v %v %v", a, b, err)
+	}
+	for _, bad := range []string{"", "7S", "7S 7S", "7S,AD", "7S AD 8S", "7s AD"} {
+		if _, _, err := ParseDiscardReply(bad); err == nil {
+			t.Errorf("ParseDiscardReply(%q) accepted", bad)
+		}
+	}
 	if !IsInfo("info depth 12") || !IsInfo("info") || IsInfo("information") || IsInfo("JH") {
 		t.Error("IsInfo")
 	}
@@ -136,7 +149,8 @@ func TestReplies(t *testing.T) {
 func FuzzParseMessage(f *testing.F) {
 	for _, s := range []string{"klaverjas 1", "rules players=4 game_end=deals:16", "game 1 N 1000 0 0", "dealt 1 W 7C,8C,9C,JD,QD,JH,QH,KH",
 		"turned JK", "said E pass", "trump H S", "played N QC", "trick N 3 20", "scored made 80,102 60,102 20,0 - -", "gameover 80,102",
-		"fault timeout slow", "quit", "bid 1000 QC,JD C D H S pass", "play 1000 H E KC,TC,JC 8H,TH 8H TH", "claim 1000 S KS,QS,7H,8H"} {
+		"fault timeout slow", "quit", "bid 1000 QC,JD C D H S pass", "play 1000 H E KC,TC,JC 8H,TH 8H TH", "claim 1000 S KS,QS,7H,8H",
+		"discard 500 H AD,7S 7C,8C,JD,QD,AD,JH,QH,KH,7S,9S,TS,AS", "dealt 2 W -"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {

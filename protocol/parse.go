@@ -191,6 +191,7 @@ const (
 	wantCard   = "a card, e.g. JH"
 	wantCards  = "cards separated by commas, e.g. 7C,JH, or - for none"
 	wantInts   = "numbers per side separated by commas, e.g. 82,80"
+	wantTwo    = "two different cards separated by a space, e.g. 7S 8S"
 )
 
 // ParseMessage parses a line the arena sends to a bot (spec.md). Unknown message names are
@@ -285,6 +286,10 @@ func ParseMessage(line string) (Message, error) {
 		return s.result(m)
 	case "claim":
 		m := &ClaimRequest{TimeMS: scan(s, wantNumber, parseNat), Trump: scan(s, wantSuit, ParseSuit), Trick: scan(s, wantCards, parseCardList)}
+		return s.result(m)
+	case "discard":
+		m := &DiscardRequest{TimeMS: scan(s, wantNumber, parseNat), Trump: scan(s, wantSuit, ParseSuit)}
+		m.Skart, m.Hand = scan(s, wantCards, parseCardSetToken), scan(s, wantCards, parseCardSetToken)
 		return s.result(m)
 	default:
 		s.fail("a message name of spec.md")
@@ -396,6 +401,22 @@ func ParseCardReply(line string) (Card, error) {
 		return NoCard, &SyntaxError{Line: line, Token: 1, Got: t, Want: wantCard}
 	}
 	return c, nil
+}
+
+// ParseDiscardReply parses a discard reply: two different cards separated by a space.
+func ParseDiscardReply(line string) (Card, Card, error) {
+	sc := newScanner(line)
+	s := &sc
+	a := scan(s, wantTwo, ParseCard)
+	b := scan(s, wantTwo, ParseCard)
+	if s.err == nil && a == b {
+		s.fail(wantTwo)
+	}
+	s.end()
+	if s.err != nil {
+		return NoCard, NoCard, s.err
+	}
+	return a, b, nil
 }
 
 // ParseClaimReply parses a claim reply: a whole number of roem points (at most 1000).

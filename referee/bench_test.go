@@ -30,7 +30,7 @@ func BenchmarkMatchInProcess(b *testing.B) {
 	decisions, deals := 0, 0
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Duplicate: true, Seed: 1}, e)
+		res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Duplicate: true, Seed: 1}, e[:])
 		if err != nil {
 			b.Fatal(err)
 		}

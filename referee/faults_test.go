@@ -86,7 +86,7 @@ func TestFaultForfeitsDealAndRestarts(t *testing.T) {
 			rs := rules.Default()
 			rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 4}
 			var log bytes.Buffer
-			res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 1, Log: &log}, e)
+			res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 1, Log: &log}, e[:])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,8 +106,8 @@ func TestFaultForfeitsDealAndRestarts(t *testing.T) {
 			if *starts != 2 {
 				t.Errorf("bot started %d times, want 2 (restarted after the fault)", *starts)
 			}
-			if res.Bots[0].Faults[tc.kind] != 1 || res.Teams[0].Forfeits != 1 {
-				t.Errorf("result faults %v forfeits %d", res.Bots[0].Faults, res.Teams[0].Forfeits)
+			if res.Bots[0].Faults[tc.kind] != 1 || res.Sides[0].Forfeits != 1 {
+				t.Errorf("result faults %v forfeits %d", res.Bots[0].Faults, res.Sides[0].Forfeits)
 			}
 			if len(recs) != 4 {
 				t.Errorf("%d deals logged, want 4: the match goes on", len(recs))
@@ -162,7 +162,7 @@ func TestIllegalCardsDisableAfterMaxFaults(t *testing.T) {
 	rs := rules.Default()
 	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 6}
 	var log bytes.Buffer
-	res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 2, Log: &log}, e)
+	res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 2, Log: &log}, e[:])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,8 +179,8 @@ func TestIllegalCardsDisableAfterMaxFaults(t *testing.T) {
 	if kinds[FaultIllegal] != 3 || kinds[FaultDisabled] != 3 || starts != 3 {
 		t.Errorf("faults %v, starts %d: want 3 illegal (each restarting the bot), then 3 disabled deals without a start", kinds, starts)
 	}
-	if res.Teams[1].Forfeits != 6 || res.Teams[0].Points != 6*262 {
-		t.Errorf("EW forfeits %d, NS points %d", res.Teams[1].Forfeits, res.Teams[0].Points)
+	if res.Sides[1].Forfeits != 6 || res.Sides[0].Points != 6*262 {
+		t.Errorf("EW forfeits %d, NS points %d", res.Sides[1].Forfeits, res.Sides[0].Points)
 	}
 }
 
@@ -196,7 +196,7 @@ func TestRetryPolicyAsksAgain(t *testing.T) {
 	rs.FaultPolicy = rules.FaultRetry
 	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 2}
 	var log bytes.Buffer
-	res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 5, Log: &log}, e)
+	res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 5, Log: &log}, e[:])
 	if err != nil {
 		t.Fatal(err)
 	}

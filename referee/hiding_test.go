@@ -19,7 +19,7 @@ func TestInformationHiding(t *testing.T) {
 		for i := range entrants {
 			entrants[i].Start = recorded(entrants[i].Start, &transcripts[i])
 		}
-		if _, err := Run(context.Background(), Config{Rules: rs, Games: 2, Duplicate: true, Seed: 3}, entrants); err != nil {
+		if _, err := Run(context.Background(), Config{Rules: rs, Games: 2, Duplicate: true, Seed: 3}, entrants[:]); err != nil {
 			t.Fatal(err)
 		}
 		for seat, lines := range transcripts {

@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -74,7 +75,8 @@ type seat struct {
 type match struct {
 	ctx      context.Context
 	cfg      Config
-	seats    []*seat
+	seats    []*seat       // per table seat
+	seating  rules.Seating // the current deal's
 	result   *Result
 	trace    *tracer
 	deal     rules.Deal
@@ -86,18 +88,23 @@ type match struct {
 	specs    *specCursor
 }
 
-// Run plays a match between the entrants (N, E, S, W) and returns its result. Bot failures
-// are faults recorded in the result, never errors; an error means the match could not be
-// played (a refused ruleset, a bad configuration, a failing log writer, a cancelled context).
-func Run(ctx context.Context, cfg Config, entrants [4]Entrant) (*Result, error) {
+// Run plays a match between the entrants, one per table seat from North clockwise, and
+// returns its result. A four-player ruleset takes four entrants; the three-player game three,
+// or four when the dealer sits out each deal. Bot failures are faults recorded in the result,
+// never errors; an error means the match could not be played (a refused ruleset, a bad
+// configuration, a failing log writer, a cancelled context).
+func Run(ctx context.Context, cfg Config, entrants []Entrant) (*Result, error) {
 	if cfg.Games < 1 {
 		return nil, errors.New("a match needs at least one game")
 	}
 	if err := cfg.Rules.Validate(); err != nil {
 		return nil, err
 	}
-	if cfg.Rules.Players != 4 {
-		return nil, fmt.Errorf("the referee plays four-player rulesets; players = %d", cfg.Rules.Players)
+	if _, err := rules.NewTableGame(&cfg.Rules, len(entrants), protocol.North); err != nil {
+		return nil, fmt.Errorf("%d bots: %w", len(entrants), err)
+	}
+	if cfg.Rules.Players == 3 && len(cfg.Deals) > 0 {
+		return nil, errors.New("predefined deals are for the four-player game")
 	}
 	if cfg.Time == (TimeControl{}) {
 		cfg.Time = DefaultTimeControl
@@ -113,7 +120,10 @@ func Run(ctx context.Context, cfg Config, entrants [4]Entrant) (*Result, error) 
 		m.seats = append(m.seats, &seat{pos: protocol.Seat(i), entrant: e, name: e.Name, stats: &m.result.Bots[i]})
 	}
 	defer m.stopAll()
-	err := m.play()
+	err := m.startAll()
+	if err == nil {
+		err = m.play()
+	}
 	m.result.finish()
 	return m.result, err
 }
@@ -134,14 +144,37 @@ func (m *match) stopAll() {
 	wg.Wait()
 }
 
+// startAll starts every bot before the first deal, so that a bot refusing the ruleset ends
+// the match before anything is played. A bot that fails to start is left to its first turn,
+// which tries again and records the fault.
+func (m *match) startAll() error {
+	for _, s := range m.seats {
+		conn, err := s.entrant.Start(m.ctx)
+		if err != nil {
+			continue
+		}
+		s.conn = conn
+		if err := m.handshake(s); err != nil {
+			var refused *RefusedError
+			if errors.As(err, &refused) {
+				return err
+			}
+			_ = s.conn.Stop(500 * time.Millisecond)
+			s.conn = nil
+		}
+	}
+	return m.ctx.Err()
+}
+
 func (m *match) play() error {
+	table := len(m.seats)
 	plays := 1
 	if m.cfg.Duplicate {
-		plays = 2
+		plays = DuplicateGames(&m.cfg.Rules, table)
 	}
 	game := 0
 	for pair := range m.cfg.Games {
-		firstDealer := protocol.Seat(rand.New(rand.NewPCG(m.cfg.Seed, uint64(pair))).IntN(4))
+		firstDealer := protocol.Seat(rand.New(rand.NewPCG(m.cfg.Seed, uint64(pair))).IntN(table))
 		start := m.specs.pos
 		for play := range plays {
 			if err := m.ctx.Err(); err != nil {
@@ -149,7 +182,7 @@ func (m *match) play() error {
 			}
 			game++
 			m.specs.pos = start
-			if err := m.playGame(pair, play == 1, game, firstDealer.Plus(play, 4)); err != nil {
+			if err := m.playGame(pair, play, game, firstDealer.Plus(play, table)); err != nil {
 				return err
 			}
 		}
@@ -161,33 +194,50 @@ func (m *match) play() error {
 	return nil
 }
 
-// playGame plays one game; mirror games replay the same deals from the next dealer.
-func (m *match) playGame(pair int, mirror bool, number int, firstDealer protocol.Seat) error {
-	g := rules.NewGame(&m.cfg.Rules, firstDealer)
+// DuplicateGames returns how many games a duplicate set has at a table of the given size:
+// two at four (the second with the hands moved one seat on, so each team holds the other's
+// cards), and one per seat in the three-player game (each bot holds every hand).
+func DuplicateGames(rs *rules.Ruleset, table int) int {
+	if rs.Players == 4 {
+		return 2
+	}
+	return table
+}
+
+// playGame plays one game; the duplicate set's later games (rotation > 0) replay the same
+// deals from the next dealer.
+func (m *match) playGame(pair, rotation, number int, firstDealer protocol.Seat) error {
+	g, err := rules.NewTableGame(&m.cfg.Rules, len(m.seats), firstDealer)
+	if err != nil {
+		return err
+	}
 	for _, s := range m.seats {
 		s.bank = m.cfg.Time.Bank
 		s.game = protocol.Game{Number: number, Seat: s.pos, DecisionMS: ms(m.cfg.Time.Decision), BankMS: ms(m.cfg.Time.Bank), IncrementMS: ms(m.cfg.Time.Increment)}
 		s.queue(&s.game)
 	}
-	gr := GameResult{Pair: pair, Mirror: mirror, Number: number}
+	sides := len(m.result.Sides)
+	gr := GameResult{Pair: pair, Mirror: rotation > 0, Rotation: rotation, Number: number,
+		Totals: make([]int, sides), Made: make([]int, sides), Nat: make([]int, sides), Pit: make([]int, sides)}
 	for dealNo, attempt := 1, 0; !g.Over(); {
 		if err := m.ctx.Err(); err != nil {
 			return err
 		}
+		m.seating = g.Seating()
 		setup := m.dealSetup(pair, dealNo, attempt, g)
-		if err := m.playDeal(setup, pair, mirror, number, dealNo, attempt); err != nil {
+		if err := m.playDeal(setup, pair, rotation, number, dealNo, attempt); err != nil {
 			return err
 		}
 		res := m.deal.Result()
 		g.Add(res)
-		gr.add(res, m.deal.Rules())
+		gr.add(res, m.sideOf)
 		if res.Outcome == rules.Redeal {
 			attempt++
 			continue
 		}
 		dealNo, attempt = dealNo+1, 0
 	}
-	gr.Totals = [2]int{g.Total[0], g.Total[1]}
+	copy(gr.Totals, g.Total[:sides])
 	gr.Winner = g.Leader()
 	m.result.addGame(gr)
 	for _, s := range m.seats {
@@ -198,35 +248,45 @@ func (m *match) playGame(pair int, mirror bool, number int, firstDealer protocol
 }
 
 // dealSetup returns the cards for a deal: a predefined deal, or a shuffle determined by the
-// seed, the pair, the deal number and the attempt. Both plays of a pair get the same cards,
-// dealt from their own dealer, so the mirror game's hands are moved one seat on.
+// seed, the pair, the deal number and the attempt. Every game of a duplicate set gets the
+// same cards, dealt from its own dealer, so the hands move one seat on from game to game.
 func (m *match) dealSetup(pair, dealNo, attempt int, g *rules.Game) rules.Setup {
 	rs := &m.cfg.Rules
 	rng := rand.New(rand.NewPCG(m.cfg.Seed, uint64(pair)<<32|uint64(dealNo)<<8|uint64(attempt)))
-	setup := rules.Setup{Dealer: g.Dealer(), FirstOfMatch: g.FirstDeal()}
+	setup := rules.Setup{Dealer: m.seating.DealDealer(), FirstOfMatch: g.FirstDeal()}
 	if spec, ok := m.specs.next(attempt); ok {
 		spec.apply(rs, &setup, rng)
 		return setup
 	}
 	deck := rules.Shuffle(rng)
-	setup.Hands, _ = rules.DealHands(rs, &deck, setup.Dealer)
+	setup.Hands, setup.Skart = rules.DealHands(rs, &deck, setup.Dealer)
 	setup.Pile = rules.ShufflePile(rs, rng)
 	return setup
 }
 
 // playDeal plays one deal to its end, forfeits included.
-func (m *match) playDeal(setup rules.Setup, pair int, mirror bool, game, dealNo, attempt int) error {
+func (m *match) playDeal(setup rules.Setup, pair, rotation int, game, dealNo, attempt int) error {
 	rs := &m.cfg.Rules
 	if err := m.deal.Start(rs, setup); err != nil {
 		return fmt.Errorf("deal %d of game %d: %w", dealNo, game, err)
 	}
 	d := &m.deal
-	m.rec = &DealRecord{V: LogVersion, Match: m.cfg.ID, Pair: pair, Mirror: mirror, Game: game, Deal: dealNo, Attempt: attempt,
-		Rules: *rs, Seed: m.cfg.Seed, Dealer: setup.Dealer.String(), First: setup.FirstOfMatch}
+	m.rec = &DealRecord{V: LogVersion, Match: m.cfg.ID, Pair: pair, Mirror: rotation > 0, Rotation: rotation, Game: game, Deal: dealNo, Attempt: attempt,
+		Rules: *rs, Seed: m.cfg.Seed, Dealer: m.seating.Dealer.String(), First: setup.FirstOfMatch}
+	if m.seating.SitsOut() {
+		m.rec.Table = m.seating.Table
+	}
+	if setup.Skart != 0 {
+		m.rec.Skart = setup.Skart.String()
+	}
 	for i, s := range m.seats {
+		var hand protocol.CardSet
+		if ds := m.seating.DealSeat(s.pos); ds != protocol.NoSeat {
+			hand = setup.Hands[ds]
+			m.rec.Hands[i] = hand.String()
+		}
 		m.rec.Seats[i] = s.name
-		m.rec.Hands[i] = setup.Hands[i].String()
-		s.queue(&protocol.Dealt{Number: dealNo, Dealer: setup.Dealer, Hand: setup.Hands[i]})
+		s.queue(&protocol.Dealt{Number: dealNo, Dealer: m.seating.Dealer, Hand: hand})
 	}
 	for _, c := range setup.Pile {
 		m.rec.Pile = append(m.rec.Pile, c.String())
@@ -234,7 +294,7 @@ func (m *match) playDeal(setup rules.Setup, pair int, mirror bool, game, dealNo,
 	m.seen = announced{}
 	m.announce()
 	for d.Phase() != rules.PhaseDone {
-		s := m.seats[d.ToMove()]
+		s := m.seats[m.seating.TableSeat(d.ToMove())]
 		if err := m.ensureRunning(s); err != nil {
 			return err
 		}
@@ -251,12 +311,14 @@ func (m *match) playDeal(setup rules.Setup, pair int, mirror bool, game, dealNo,
 		}
 		m.announce()
 	}
-	m.rec.Seats = [4]string{m.seats[0].name, m.seats[1].name, m.seats[2].name, m.seats[3].name}
-	m.rec.Result = resultRecord(d)
-	res := d.Result()
-	sc := &protocol.Scored{Outcome: res.Outcome.String(), Score: res.Score[:2], Cards: res.CardPoints[:2], Roem: res.Roem[:2], Pit: "-", Offender: res.Offender}
-	if res.PitSide >= 0 {
-		sc.Pit = protocol.Team(res.PitSide).String()
+	for i, s := range m.seats {
+		m.rec.Seats[i] = s.name
+	}
+	m.rec.Result = resultRecord(d, m.seating)
+	r := &m.rec.Result
+	sc := &protocol.Scored{Outcome: r.Outcome, Score: r.Score, Cards: r.Cards, Roem: r.Roem, Pit: cmp.Or(r.Pit, "-"), Offender: protocol.NoSeat}
+	if r.Offender != "" {
+		sc.Offender = m.seating.TableSeat(d.Result().Offender)
 	}
 	for _, s := range m.seats {
 		s.queue(sc)
@@ -295,12 +357,12 @@ func (m *match) announce() {
 	}
 	seen.turned = len(d.Turned())
 	if !seen.trump && d.Maker() != protocol.NoSeat {
-		events = append(events, &protocol.Trump{Suit: d.Trump(), Maker: d.Maker()})
+		events = append(events, &protocol.Trump{Suit: d.Trump(), Maker: m.seating.TableSeat(d.Maker())})
 		seen.trump = true
 	}
 	if d.Phase() != rules.PhaseClaim {
 		for _, t := range d.Tricks()[seen.tricks:] {
-			events = append(events, &protocol.TrickDone{Winner: t.Winner, Points: t.Points, Roem: t.Scored})
+			events = append(events, &protocol.TrickDone{Winner: m.seating.TableSeat(t.Winner), Points: t.Points, Roem: t.Scored})
 		}
 		seen.tricks = len(d.Tricks())
 	}
@@ -352,26 +414,31 @@ func (m *match) request(s *seat) (protocol.Message, time.Duration) {
 	r := &m.requests
 	switch d.Phase() {
 	case rules.PhaseBidding:
-		r.bid = protocol.BidRequest{TimeMS: t, Hand: d.Hand(s.pos), Legal: d.LegalBids()}
+		r.bid = protocol.BidRequest{TimeMS: t, Hand: d.Hand(d.ToMove()), Legal: d.LegalBids()}
 		return &r.bid, left
 	case rules.PhaseClaim:
 		last := &d.Tricks()[len(d.Tricks())-1]
 		r.claim = protocol.ClaimRequest{TimeMS: t, Trump: d.Trump(), Trick: last.Cards[:last.N]}
 		return &r.claim, left
+	case rules.PhaseSkart:
+		r.discard = protocol.DiscardRequest{TimeMS: t, Trump: d.Trump(), Skart: d.Skart(), Hand: d.Hand(d.ToMove())}
+		return &r.discard, left
 	}
 	tr := d.Trick()
-	r.play = protocol.PlayRequest{TimeMS: t, Trump: d.Trump(), Leader: tr.Leader, Trick: tr.Cards[:tr.N], Hand: d.Hand(s.pos), Legal: d.Legal()}
+	r.play = protocol.PlayRequest{TimeMS: t, Trump: d.Trump(), Leader: m.seating.TableSeat(tr.Leader), Trick: tr.Cards[:tr.N], Hand: d.Hand(d.ToMove()), Legal: d.Legal()}
 	return &r.play, left
 }
 
 // requests holds the match's request messages, reused from decision to decision.
 type requests struct {
-	bid   protocol.BidRequest
-	play  protocol.PlayRequest
-	claim protocol.ClaimRequest
+	bid     protocol.BidRequest
+	play    protocol.PlayRequest
+	claim   protocol.ClaimRequest
+	discard protocol.DiscardRequest
 }
 
-// apply parses a reply and applies it to the deal, filling in the action.
+// apply parses a reply of the bot at table seat seat and applies it to the deal, filling in
+// the action.
 func (m *match) apply(d *rules.Deal, seat protocol.Seat, line string, a *Action) *Fault {
 	garbage := func(err error) *Fault { return &Fault{Kind: FaultGarbage, Detail: err.Error()} }
 	switch d.Phase() {
@@ -394,6 +461,16 @@ func (m *match) apply(d *rules.Deal, seat protocol.Seat, line string, a *Action)
 			return &Fault{Kind: FaultIllegal, Detail: err.Error()}
 		}
 		a.Claim = &n
+		m.last = lastAction{said: protocol.Said{Seat: protocol.NoSeat}, played: protocol.Played{Seat: protocol.NoSeat}}
+	case rules.PhaseSkart:
+		c1, c2, err := protocol.ParseDiscardReply(line)
+		if err != nil {
+			return garbage(err)
+		}
+		if err := d.Discard(c1, c2); err != nil {
+			return &Fault{Kind: FaultIllegal, Detail: err.Error()}
+		}
+		a.Discard = c1.String() + " " + c2.String()
 		m.last = lastAction{said: protocol.Said{Seat: protocol.NoSeat}, played: protocol.Played{Seat: protocol.NoSeat}}
 	default:
 		c, err := protocol.ParseCardReply(line)
@@ -420,9 +497,9 @@ func (m *match) charge(s *seat, r Reply) {
 // forfeit ends the deal for the fault of seat s: the bot is told why, stopped, and will be
 // restarted (or not, after too many faults) for the next deal.
 func (m *match) forfeit(s *seat, f *Fault) {
-	m.deal.Forfeit(s.pos)
+	m.deal.Forfeit(m.seating.DealSeat(s.pos))
 	m.rec.Faults = append(m.rec.Faults, FaultRecord{Seat: s.pos.String(), Bot: s.name, Kind: f.Kind, Detail: f.Detail, Stderr: f.StderrTail})
-	m.result.addFault(s.pos, f)
+	m.result.addFault(s.pos, m.sideOf(m.seating.DealSeat(s.pos)), f)
 	m.cfg.Logger.Warn().Str("bot", s.name).Str("seat", s.pos.String()).Str("kind", string(f.Kind)).Str("detail", f.Detail).Msg("fault: deal forfeited")
 	if f.Kind == FaultDisabled {
 		return
@@ -563,6 +640,15 @@ func asFault(err error, c Conn) *Fault {
 		f.StderrTail = c.StderrTail()
 	}
 	return f
+}
+
+// sideOf returns the scoring side, in the result's Sides, of the deal's seat d: its team at
+// four, its table seat in the three-player game.
+func (m *match) sideOf(d protocol.Seat) int {
+	if m.cfg.Rules.Players == 4 {
+		return m.cfg.Rules.SideOf(d)
+	}
+	return int(m.seating.TableSeat(d))
 }
 
 func ms(d time.Duration) int { return int(d / time.Millisecond) }

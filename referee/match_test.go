@@ -14,11 +14,16 @@ import (
 	"github.com/klaverjas-arena/arena/referee/rules"
 )
 
-// randomBot makes uniformly random legal decisions and claims its roem honestly.
+// randomBot makes uniformly random legal decisions (random discards in the three-player
+// game) and claims its roem honestly.
 func randomBot(name string, seed uint64) bot.Bot {
 	rng := rand.New(rand.NewPCG(seed, 1))
-	return bot.Bot{Name: name, Author: "tests", Decide: func(s *bot.State, d bot.Decision) bot.Answer {
+	return bot.Bot{Name: name, Author: "tests", ThreePlayer: true, Decide: func(s *bot.State, d bot.Decision) bot.Answer {
 		switch d.Kind {
+		case bot.DiscardKind:
+			first := s.Hand.Nth(rng.IntN(s.Hand.Len()))
+			rest := s.Hand.Remove(first)
+			return bot.Answer{Discard: [2]protocol.Card{first, rest.Nth(rng.IntN(rest.Len()))}}
 		case bot.BidKind:
 			bids := d.LegalBids.All()
 			return bot.Answer{Bid: bids[rng.IntN(len(bids))]}
@@ -37,8 +42,8 @@ func randomBot(name string, seed uint64) bot.Bot {
 	}}
 }
 
-func randomEntrants() [4]Entrant {
-	var e [4]Entrant
+func randomEntrants() []Entrant {
+	e := make([]Entrant, 4)
 	for i := range e {
 		name := []string{"alpha", "beta", "alpha", "beta"}[i]
 		e[i] = Entrant{Name: name, Start: NewInProcess(randomBot(name, uint64(i)))}

@@ -15,36 +15,44 @@ const LogVersion = 1
 // DealRecord is one line of a match log: a self-contained account of one deal, enough to
 // replay and re-referee it with nothing else.
 type DealRecord struct {
-	V       int           `json:"v"`
-	Match   string        `json:"match"`
-	Pair    int           `json:"pair"`    // the deal set (board) number, from 0
-	Mirror  bool          `json:"mirror"`  // the duplicate replay, with the hands moved one seat on
-	Game    int           `json:"game"`    // the game number in the match, from 1
-	Deal    int           `json:"deal"`    // the deal number in the game, from 1
-	Attempt int           `json:"attempt"` // redeals of this deal so far
-	Rules   rules.Ruleset `json:"rules"`
-	Seed    uint64        `json:"seed"`
-	Seats   [4]string     `json:"seats"` // bot names, N E S W
+	V      int    `json:"v"`
+	Match  string `json:"match"`
+	Pair   int    `json:"pair"`   // the deal set (board) number, from 0
+	Mirror bool   `json:"mirror"` // a duplicate replay, with the hands moved on
+	// Rotation is the seats the hands moved on in the duplicate set (three-player game).
+	Rotation int           `json:"rotation,omitempty"`
+	Game     int           `json:"game"`    // the game number in the match, from 1
+	Deal     int           `json:"deal"`    // the deal number in the game, from 1
+	Attempt  int           `json:"attempt"` // redeals of this deal so far
+	Rules    rules.Ruleset `json:"rules"`
+	Seed     uint64        `json:"seed"`
+	// Table is 4 when four sit at a three-player game, the dealer sitting out; else omitted.
+	Table   int           `json:"table,omitempty"`
+	Seats   [4]string     `json:"seats"` // bot names per table seat, N E S W
 	Dealer  string        `json:"dealer"`
-	First   bool          `json:"first"` // the game's first deal (draaikaart_first_deal_clubs)
-	Hands   [4]string     `json:"hands"` // N E S W, cards separated by spaces
+	First   bool          `json:"first"`           // the game's first deal (draaikaart_first_deal_clubs)
+	Hands   [4]string     `json:"hands"`           // per table seat, cards separated by spaces ("" for nobody)
+	Skart   string        `json:"skart,omitempty"` // the three-player game's two undealt cards
 	Pile    []string      `json:"pile,omitempty"`
 	Actions []Action      `json:"actions"`
 	Result  RecordResult  `json:"result"`
 	Faults  []FaultRecord `json:"faults,omitempty"`
 }
 
-// Action is one decision in a deal: a bid, a card or a claim, with what it cost.
+// Action is one decision in a deal: a bid, a card, a claim or the three-player game's
+// discard, with what it cost. Seat is a table seat.
 type Action struct {
-	Seat  string  `json:"seat"`
-	Bid   string  `json:"bid,omitempty"`
-	Card  string  `json:"card,omitempty"`
-	Claim *int    `json:"claim,omitempty"`
-	MS    float64 `json:"ms"`            // wall time
-	CPUMS float64 `json:"cpu,omitempty"` // the bot's CPU time, where measured
+	Seat    string  `json:"seat"`
+	Bid     string  `json:"bid,omitempty"`
+	Card    string  `json:"card,omitempty"`
+	Claim   *int    `json:"claim,omitempty"`
+	Discard string  `json:"discard,omitempty"` // two cards separated by a space
+	MS      float64 `json:"ms"`                // wall time
+	CPUMS   float64 `json:"cpu,omitempty"`     // the bot's CPU time, where measured
 }
 
-// RecordResult is a deal's outcome and score breakdown; lists are per side (NS, EW).
+// RecordResult is a deal's outcome and score breakdown; lists are per side: per team (NS,
+// EW) at four, per table seat in the three-player game. Seats are table seats.
 type RecordResult struct {
 	Outcome  string `json:"outcome"`
 	Trump    string `json:"trump,omitempty"`
@@ -67,37 +75,82 @@ type FaultRecord struct {
 	Stderr string    `json:"stderr,omitempty"`
 }
 
-// resultRecord converts an engine result.
-func resultRecord(d *rules.Deal) RecordResult {
+// resultRecord converts an engine result, placing the deal's seats at the table.
+func resultRecord(d *rules.Deal, seating rules.Seating) RecordResult {
 	res := d.Result()
-	sides := d.Rules().Sides()
-	r := RecordResult{Outcome: res.Outcome.String(), Score: res.Score[:sides], Cards: res.CardPoints[:sides],
-		Roem: res.Roem[:sides], Tricks: res.TricksWon[:sides]}
+	table := func(s protocol.Seat) string { return seating.TableSeat(s).String() }
+	var r RecordResult
+	if d.Rules().Players == 4 {
+		r = RecordResult{Score: res.Score[:2], Cards: res.CardPoints[:2], Roem: res.Roem[:2], Tricks: res.TricksWon[:2]}
+		if res.PitSide >= 0 {
+			r.Pit = protocol.Team(res.PitSide).String()
+		}
+	} else {
+		n := seating.Table
+		r = RecordResult{Score: make([]int, n), Cards: make([]int, n), Roem: make([]int, n), Tricks: make([]int, n)}
+		for s := range protocol.Seat(3) {
+			t := seating.TableSeat(s)
+			r.Score[t], r.Cards[t], r.Roem[t], r.Tricks[t] = res.Score[s], res.CardPoints[s], res.Roem[s], res.TricksWon[s]
+		}
+		if res.PitSide >= 0 {
+			r.Pit = table(protocol.Seat(res.PitSide))
+		}
+	}
+	r.Outcome = res.Outcome.String()
 	if res.Maker != protocol.NoSeat {
-		r.Trump, r.Maker = res.Trump.String(), res.Maker.String()
+		r.Trump, r.Maker = res.Trump.String(), table(res.Maker)
 	}
 	for _, t := range d.Tricks() {
-		r.Winners += t.Winner.String()
-	}
-	if res.PitSide >= 0 {
-		r.Pit = protocol.Team(res.PitSide).String()
+		r.Winners += table(t.Winner)
 	}
 	if res.Offender != protocol.NoSeat {
-		r.Offender = res.Offender.String()
+		r.Offender = table(res.Offender)
 	}
 	return r
 }
 
-// Setup returns the deal's starting position as recorded.
+// Seating returns the seating of the recorded deal.
+func (r *DealRecord) Seating() (rules.Seating, error) {
+	dealer, err := protocol.ParseSeat(r.Dealer)
+	if err != nil {
+		return rules.Seating{}, fmt.Errorf("dealer: %w", err)
+	}
+	s := rules.Seating{Table: r.Rules.Players, Players: r.Rules.Players, Dealer: dealer}
+	if r.Table != 0 {
+		if r.Table != 4 || r.Rules.Players != 3 {
+			return s, fmt.Errorf("table of %d for a game of %d players", r.Table, r.Rules.Players)
+		}
+		s.Table = r.Table
+	}
+	if int(dealer) >= s.Table {
+		return s, fmt.Errorf("dealer %s is not at a table of %d", dealer, s.Table)
+	}
+	return s, nil
+}
+
+// Setup returns the deal's starting position as recorded, in the deal's seats.
 func (r *DealRecord) Setup() (rules.Setup, error) {
 	var s rules.Setup
-	var err error
-	if s.Dealer, err = protocol.ParseSeat(r.Dealer); err != nil {
-		return s, fmt.Errorf("dealer: %w", err)
+	seating, err := r.Seating()
+	if err != nil {
+		return s, err
 	}
-	for i, h := range r.Hands[:r.Rules.Players] {
-		if s.Hands[i], err = protocol.ParseCardSet(h); err != nil {
+	s.Dealer = seating.DealDealer()
+	for i, h := range r.Hands[:seating.Table] {
+		d := seating.DealSeat(protocol.Seat(i))
+		if d == protocol.NoSeat {
+			if h != "" {
+				return s, fmt.Errorf("the dealer %s sits out but holds cards", protocol.Seat(i))
+			}
+			continue
+		}
+		if s.Hands[d], err = protocol.ParseCardSet(h); err != nil {
 			return s, fmt.Errorf("hand %s: %w", protocol.Seat(i), err)
+		}
+	}
+	if r.Skart != "" {
+		if s.Skart, err = protocol.ParseCardSet(r.Skart); err != nil {
+			return s, fmt.Errorf("skart: %w", err)
 		}
 	}
 	for _, p := range r.Pile {
@@ -131,12 +184,13 @@ func (r *DealRecord) Verify() error {
 	if err != nil {
 		return fail("%v", err)
 	}
+	seating, _ := r.Seating() // checked by Setup
 	d, err := rules.NewDeal(&r.Rules, setup)
 	if err != nil {
 		return fail("%v", err)
 	}
 	for i, a := range r.Actions {
-		if err := a.Apply(d); err != nil {
+		if err := a.Apply(d, seating); err != nil {
 			return fail("action %d (%s): %v", i+1, a.Seat, err)
 		}
 	}
@@ -148,12 +202,15 @@ func (r *DealRecord) Verify() error {
 		if d.Phase() == rules.PhaseDone {
 			return fail("deal was finished before the forfeit by %s", off)
 		}
+		if off = seating.DealSeat(off); off == protocol.NoSeat {
+			return fail("the forfeit is by the dealer sitting out")
+		}
 		d.Forfeit(off)
 	}
 	if d.Phase() != rules.PhaseDone {
 		return fail("deal is not finished after the recorded actions (phase %s)", d.Phase())
 	}
-	got, _ := json.Marshal(resultRecord(d))
+	got, _ := json.Marshal(resultRecord(d, seating))
 	want, _ := json.Marshal(r.Result)
 	if string(got) != string(want) {
 		return fail("result %s, but the rules give %s", want, got)
@@ -161,15 +218,15 @@ func (r *DealRecord) Verify() error {
 	return nil
 }
 
-// Apply performs the recorded action on the deal: the action's seat must be the one to move,
-// and the bid, card or claim must be legal.
-func (a Action) Apply(d *rules.Deal) error {
+// Apply performs the recorded action on the deal, seated as given: the action's seat must be
+// the one to move, and the bid, card, claim or discard must be legal.
+func (a Action) Apply(d *rules.Deal, seating rules.Seating) error {
 	seat, err := protocol.ParseSeat(a.Seat)
 	if err != nil {
 		return err
 	}
-	if seat != d.ToMove() {
-		return fmt.Errorf("%s acted, but %s was to move", seat, d.ToMove())
+	if toMove := seating.TableSeat(d.ToMove()); seat != toMove {
+		return fmt.Errorf("%s acted, but %s was to move", seat, toMove)
 	}
 	switch {
 	case a.Bid != "":
@@ -186,6 +243,12 @@ func (a Action) Apply(d *rules.Deal) error {
 		return d.Play(c)
 	case a.Claim != nil:
 		return d.Claim(*a.Claim)
+	case a.Discard != "":
+		c1, c2, err := protocol.ParseDiscardReply(a.Discard)
+		if err != nil {
+			return err
+		}
+		return d.Discard(c1, c2)
 	}
-	return errors.New("action has no bid, card or claim")
+	return errors.New("action has no bid, card, claim or discard")
 }

@@ -8,26 +8,28 @@ import (
 	"github.com/klaverjas-arena/arena/referee/rules"
 )
 
-// Result is the outcome of a match. Team 0 is NS (seats N and S), team 1 is EW.
+// Result is the outcome of a match, per scoring side: at four the teams, side 0 being NS
+// (seats N and S) and side 1 EW; in the three-player game each table seat (N, E, S, and W
+// when four sit at the table) is a side.
 type Result struct {
 	ID      string       `json:"id"`
-	Teams   [2]TeamStats `json:"teams"`
-	Bots    [4]BotStats  `json:"bots"` // per seat N E S W
+	Sides   []SideStats  `json:"sides"`
+	Bots    []BotStats   `json:"bots"` // per table seat N E S (W)
 	Games   []GameResult `json:"games"`
 	Deals   int          `json:"deals"`             // deals played, redeals included
 	Stopped bool         `json:"stopped,omitempty"` // ended early by Config.Stop
 }
 
-// TeamStats sums a team's results over the match.
-type TeamStats struct {
-	Bots     [2]string `json:"bots"`
-	Points   int       `json:"points"`
-	GamesWon int       `json:"games_won"`
-	Draws    int       `json:"draws"`
-	Made     int       `json:"made"`     // deals it made as makers
-	Nat      int       `json:"nat"`      // deals it went nat as makers
-	Pit      int       `json:"pit"`      // deals in which it took every trick
-	Forfeits int       `json:"forfeits"` // deals it forfeited
+// SideStats sums a side's results over the match.
+type SideStats struct {
+	Bots     []string `json:"bots"` // the team's two bots, or the player
+	Points   int      `json:"points"`
+	GamesWon int      `json:"games_won"`
+	Draws    int      `json:"draws"`    // games it shared the highest total in
+	Made     int      `json:"made"`     // deals it made as makers
+	Nat      int      `json:"nat"`      // deals it went nat as makers
+	Pit      int      `json:"pit"`      // deals in which it took every trick
+	Forfeits int      `json:"forfeits"` // deals it forfeited
 }
 
 // BotStats is one seat's bot: who it is, its decisions and its faults.
@@ -41,21 +43,30 @@ type BotStats struct {
 	Faults    map[FaultKind]int `json:"faults,omitempty"`
 }
 
-// GameResult is one game of the match.
+// GameResult is one game of the match; lists are per side.
 type GameResult struct {
-	Pair   int    `json:"pair"`
-	Mirror bool   `json:"mirror"`
-	Number int    `json:"number"`
-	Deals  int    `json:"deals"`
-	Totals [2]int `json:"totals"`
-	Winner int    `json:"winner"` // team 0 or 1, or -1 for a draw
-	Made   [2]int `json:"made"`
-	Nat    [2]int `json:"nat"`
-	Pit    [2]int `json:"pit"`
+	Pair     int   `json:"pair"`
+	Mirror   bool  `json:"mirror"`             // a duplicate set's later game (Rotation > 0)
+	Rotation int   `json:"rotation,omitempty"` // seats the hands moved on in the duplicate set
+	Number   int   `json:"number"`
+	Deals    int   `json:"deals"`
+	Totals   []int `json:"totals"`
+	Winner   int   `json:"winner"` // the side with the highest total, or -1 for a draw
+	Made     []int `json:"made"`
+	Nat      []int `json:"nat"`
+	Pit      []int `json:"pit"`
 }
 
-func newResult(cfg Config, entrants [4]Entrant) *Result {
-	r := &Result{ID: cfg.ID}
+// Sides returns the number of scoring sides of a match at a table of the given size.
+func Sides(rs *rules.Ruleset, table int) int {
+	if rs.Players == 4 {
+		return 2
+	}
+	return table
+}
+
+func newResult(cfg Config, entrants []Entrant) *Result {
+	r := &Result{ID: cfg.ID, Sides: make([]SideStats, Sides(&cfg.Rules, len(entrants))), Bots: make([]BotStats, len(entrants))}
 	for i, e := range entrants {
 		r.Bots[i].Name = e.Name
 	}
@@ -69,16 +80,18 @@ func (b *BotStats) addDecision(r Reply) {
 	b.MaxWall = max(b.MaxWall, r.Wall)
 }
 
-func (g *GameResult) add(res rules.Result, rs *rules.Ruleset) {
+// add counts a deal; sideOf gives the side of a deal seat (for the three-player game, the
+// side of a deal's side, which is its seat).
+func (g *GameResult) add(res rules.Result, sideOf func(protocol.Seat) int) {
 	if res.Outcome == rules.Redeal {
 		return
 	}
 	g.Deals++
 	if res.PitSide >= 0 {
-		g.Pit[res.PitSide]++
+		g.Pit[sideOf(protocol.Seat(res.PitSide))]++
 	}
 	if res.Outcome == rules.Made || res.Outcome == rules.Nat {
-		side := rs.SideOf(res.Maker)
+		side := sideOf(res.Maker)
 		if res.Outcome == rules.Made {
 			g.Made[side]++
 		} else {
@@ -89,8 +102,8 @@ func (g *GameResult) add(res rules.Result, rs *rules.Ruleset) {
 
 func (r *Result) addGame(g GameResult) {
 	r.Games = append(r.Games, g)
-	for t := range 2 {
-		ts := &r.Teams[t]
+	for t := range r.Sides {
+		ts := &r.Sides[t]
 		ts.Points += g.Totals[t]
 		ts.Made += g.Made[t]
 		ts.Nat += g.Nat[t]
@@ -104,20 +117,27 @@ func (r *Result) addGame(g GameResult) {
 	}
 }
 
-func (r *Result) addFault(s protocol.Seat, f *Fault) {
+// addFault counts a fault of the bot at table seat s, which forfeits the deal for its side.
+func (r *Result) addFault(s protocol.Seat, side int, f *Fault) {
 	b := &r.Bots[s]
 	if b.Faults == nil {
 		b.Faults = map[FaultKind]int{}
 	}
 	b.Faults[f.Kind]++
-	r.Teams[protocol.TeamOf(s)].Forfeits++
+	r.Sides[side].Forfeits++
 }
 
 func (r *Result) addDeal(*DealRecord) { r.Deals++ }
 
 func (r *Result) finish() {
-	for t := range 2 {
-		r.Teams[t].Bots = [2]string{r.Bots[t].Name, r.Bots[t+2].Name}
+	if len(r.Sides) == 2 && len(r.Bots) == 4 {
+		for t := range 2 {
+			r.Sides[t].Bots = []string{r.Bots[t].Name, r.Bots[t+2].Name}
+		}
+		return
+	}
+	for s := range r.Sides {
+		r.Sides[s].Bots = []string{r.Bots[s].Name}
 	}
 }
 

@@ -87,7 +87,7 @@ func transcript(t *testing.T, params string) string {
 		entrants[i] = Entrant{Start: NewInProcess(exampleBot())}
 	}
 	entrants[seat].Start = recorded(entrants[seat].Start, &lines)
-	if _, err := Run(context.Background(), Config{ID: "spec", Rules: rs, Games: 1, Seed: seed}, entrants); err != nil {
+	if _, err := Run(context.Background(), Config{ID: "spec", Rules: rs, Games: 1, Seed: seed}, entrants[:]); err != nil {
 		t.Fatal(err)
 	}
 	return strings.Join(lines, "\n") + "\n"

@@ -444,7 +444,7 @@ func (c *checker) gameItem() Item {
 	opp := referee.Entrant{Name: "heuristic", Start: referee.NewInProcess(strategy.Bot())}
 	var log bytes.Buffer
 	cfg := referee.Config{ID: "check", Rules: rules.Default(), Games: 1, Seed: c.opts.Seed, Time: c.opts.Time, Log: &log, Logger: zerolog.Nop()}
-	res, err := referee.Run(c.ctx, cfg, [4]referee.Entrant{bot("N"), opp, bot("S"), opp})
+	res, err := referee.Run(c.ctx, cfg, []referee.Entrant{bot("N"), opp, bot("S"), opp})
 	if err != nil {
 		var refused *referee.RefusedError
 		if errors.As(err, &refused) {
@@ -516,7 +516,7 @@ func (c *checker) gameItem() Item {
 		}
 		return it
 	}
-	t := res.Teams
+	t := res.Sides
 	return Item{Name: name, Status: Pass, Detail: fmt.Sprintf("%d deals at N and S against the heuristic example bot: %d to %d points, no faults", deals, t[0].Points, t[1].Points)}
 }
 

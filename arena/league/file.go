@@ -127,8 +127,15 @@ func Parse(data []byte, path string) (*File, error) {
 	if f.Format == "" {
 		f.Format = RoundRobin
 	}
+	if f.RulesMap == nil {
+		f.RulesMap = map[string]any{}
+	}
+	if f.Rules, err = rules.FromMap(f.RulesMap); err != nil {
+		fail("[rules]: %v", err)
+	}
+	set := f.SetGames()
 	if f.Games == 0 {
-		f.Games = 2
+		f.Games = set
 	}
 	if f.Concurrency == 0 {
 		f.Concurrency = DefaultConcurrency()
@@ -146,8 +153,8 @@ func Parse(data []byte, path string) (*File, error) {
 			d.v.Duration = d.def
 		}
 	}
-	if f.Games < 0 || f.Games%2 != 0 {
-		fail("games = %d: want a positive even number (every duplicate pair is two games)", f.Games)
+	if f.Games < 0 || f.Games%set != 0 {
+		fail("games = %d: want a positive multiple of %d (every duplicate set is %d games)", f.Games, set, set)
 	}
 	if f.Concurrency < 0 {
 		fail("concurrency = %d: want at least 1", f.Concurrency)
@@ -157,14 +164,6 @@ func Parse(data []byte, path string) (*File, error) {
 	}
 	if tc.Decision.Duration < 0 || tc.Grace.Duration < 0 || tc.Startup.Duration < 0 || tc.Bank.Duration < 0 || tc.Increment.Duration < 0 {
 		fail("[time]: durations must not be negative")
-	}
-	if f.RulesMap == nil {
-		f.RulesMap = map[string]any{}
-	}
-	if f.Rules, err = rules.FromMap(f.RulesMap); err != nil {
-		fail("[rules]: %v", err)
-	} else if f.Rules.Players != 4 {
-		fail("[rules]: players = %d: the rules engine plays the three-player game, but leagues of three-player matches are not supported yet", f.Rules.Players)
 	}
 	names := map[string]bool{}
 	for i, b := range f.Bots {
@@ -195,8 +194,8 @@ func Parse(data []byte, path string) (*File, error) {
 	default:
 		fail("format = %q: want %q or %q", f.Format, RoundRobin, Gauntlet)
 	}
-	if len(f.Bots) < 2 {
-		fail("a league needs at least two bots, has %d", len(f.Bots))
+	if need := f.matchBots(); len(f.Bots) < need {
+		fail("a league needs at least %d bots, has %d", need, len(f.Bots))
 	}
 	return &f, errors.Join(errs...)
 }

@@ -1,6 +1,8 @@
 package league
 
 import (
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,11 +44,11 @@ func TestSchedule(t *testing.T) {
 	seeds := map[uint64]bool{}
 	count := map[[2]int]int{}
 	for i, m := range s {
-		if m.Index != i || m.ID != "rr/"+string(rune('0'+i)) || m.A == m.B {
+		if m.Index != i || m.ID != "rr/"+string(rune('0'+i)) || len(m.Bots) != 2 || m.Bots[0] == m.Bots[1] {
 			t.Errorf("match %d: %+v", i, m)
 		}
 		seeds[m.Seed] = true
-		count[[2]int{min(m.A, m.B), max(m.A, m.B)}]++
+		count[[2]int{min(m.Bots[0], m.Bots[1]), max(m.Bots[0], m.Bots[1])}]++
 	}
 	if len(seeds) != 6 || len(count) != 3 {
 		t.Errorf("seeds %d, pairings %v", len(seeds), count)
@@ -54,7 +56,7 @@ func TestSchedule(t *testing.T) {
 	// The same file gives the same schedule: resuming replays nothing differently.
 	again := f.Schedule()
 	for i := range s {
-		if s[i] != again[i] {
+		if !reflect.DeepEqual(s[i], again[i]) {
 			t.Errorf("schedule not deterministic at %d", i)
 		}
 	}
@@ -63,7 +65,7 @@ func TestSchedule(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, m := range g.Schedule() {
-		if m.A != 2 && m.B != 2 {
+		if !slices.Contains(m.Bots, 2) {
 			t.Errorf("gauntlet match without the gauntlet bot: %+v", m)
 		}
 	}
@@ -77,7 +79,7 @@ func TestParseErrorsTogether(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error")
 	}
-	for _, want := range []string{"games = -2", "concurrency = -1", "format = \"swiss\"", `bot "a" has no cmd`, "at least two bots"} {
+	for _, want := range []string{"games = -2", "concurrency = -1", "format = \"swiss\"", `bot "a" has no cmd`, "at least 2 bots"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("missing %q in %v", want, err)
 		}
@@ -107,12 +109,47 @@ func TestCompareFindsDifferences(t *testing.T) {
 	}
 }
 
-func TestParseRefusesThreePlayerRules(t *testing.T) {
-	_, err := Parse([]byte(twoBots+"[rules]\npreset = \"drie_spelers\"\n"), "/tmp/three.toml")
-	if err == nil || !strings.Contains(err.Error(), "players = 3") {
-		t.Fatalf("err = %v, want the three-player ruleset refused", err)
+// TestThreePlayerSchedule: a three-player league plays every three bots (a gauntlet: every
+// three with the gauntlet bot) in duplicate sets of three games, play order reversed from
+// round to round.
+func TestThreePlayerSchedule(t *testing.T) {
+	four := twoBots + "[[bot]]\nname = \"d\"\ncmd = [\"/bin/cat\"]\n"
+	f, err := Parse([]byte("games = 6\n"+four+"[rules]\npreset = \"drie_spelers\"\n"), "/tmp/three.toml")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := Parse([]byte(twoBots), "/tmp/four.toml"); err != nil {
-		t.Fatalf("a four-player league: %v", err)
+	s := f.Schedule()
+	if f.SetGames() != 3 || len(s) != 8 { // 4 triples × 2 rounds
+		t.Fatalf("set games %d, %d matches", f.SetGames(), len(s))
+	}
+	seen := map[[3]int]int{}
+	for i, m := range s {
+		if len(m.Bots) != 3 || !slices.Equal(m.Seats(), m.Bots) {
+			t.Fatalf("match %d: %+v", i, m)
+		}
+		sorted := slices.Sorted(slices.Values(m.Bots))
+		seen[[3]int(sorted)]++
+		back := slices.Clone(m.Bots)
+		slices.Reverse(back)
+		if i >= 4 && !slices.Equal(back, s[i-4].Bots) {
+			t.Errorf("round 2 match %v does not reverse round 1's %v", m.Bots, s[i-4].Bots)
+		}
+	}
+	if len(seen) != 4 {
+		t.Errorf("triples %v", seen)
+	}
+	g, err := Parse([]byte("format = \"gauntlet\"\ngauntlet = \"d\"\n"+four+"[rules]\npreset = \"drie_spelers\"\n"), "/tmp/g3.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gs := g.Schedule(); len(gs) != 3 || g.Games != 3 {
+		t.Errorf("gauntlet of three: %d matches, games %d", len(gs), g.Games)
+	}
+	for _, bad := range []string{"games = 4\n", ""} {
+		text := bad + "[[bot]]\nname = \"a\"\ncmd = [\"/bin/cat\"]\n[[bot]]\nname = \"b\"\ncmd = [\"/bin/cat\"]\n[rules]\npreset = \"drie_spelers\"\n"
+		_, err := Parse([]byte(text), "/tmp/bad3.toml")
+		if err == nil || !strings.Contains(err.Error(), "at least 3 bots") || (bad != "" && !strings.Contains(err.Error(), "multiple of 3")) {
+			t.Errorf("%q: err = %v", bad, err)
+		}
 	}
 }

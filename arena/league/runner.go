@@ -46,7 +46,7 @@ type Runner struct {
 	DB    *store.DB
 	Force bool // continue although the league file changed
 	// Entrants returns the bots of a match for the worker slot (0 … concurrency−1).
-	Entrants func(slot int, seats [4]int) [4]referee.Entrant
+	Entrants func(slot int, seats []int) []referee.Entrant
 	// Pin, if set, is called in the goroutine that referees a match on slot; it returns
 	// the function that undoes it.
 	Pin      func(slot int) func()
@@ -171,7 +171,7 @@ func (r *Runner) play(ctx context.Context, slot int, s Scheduled) error {
 	}
 	log := &dealLog{ctx: ctx, db: r.DB, league: r.File.Name, match: s.Index, progress: r.Progress}
 	cfg := referee.Config{ID: s.ID, Rules: r.File.Rules, Games: 1, Duplicate: true, Seed: s.Seed,
-		Time: r.File.TimeControl(s.A, s.B), MaxFaults: r.File.MaxFaults, Log: log,
+		Time: r.File.TimeControl(s.Bots...), MaxFaults: r.File.MaxFaults, Log: log,
 		Logger: r.Logger.With().Str("match", s.ID).Logger().Hook(quietWhenDone{ctx})}
 	if _, err := referee.Run(ctx, cfg, r.Entrants(slot, s.Seats())); err != nil {
 		if ctx.Err() != nil {

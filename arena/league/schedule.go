@@ -2,21 +2,29 @@ package league
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/referee"
 )
 
-// Scheduled is one match of the schedule: one duplicate pair between two bots, each
-// playing as a team of two copies of itself.
+// Scheduled is one match of the schedule: one duplicate set. In the four-player game it is
+// a pair of games between two bots, each playing as a team of two copies of itself; in the
+// three-player game it is three games between three bots, one per seat.
 type Scheduled struct {
 	Index int
 	ID    string
-	A, B  int    // bot indices; A sits N and S
+	Bots  []int  // bot indices: A and B (A sits N and S), or the three players N, E, S
 	Seed  uint64 // the match's own seed: replaying it plays the same cards
 }
 
-// Seats returns the bot indices for N, E, S, W.
-func (s Scheduled) Seats() [4]int { return [4]int{s.A, s.B, s.A, s.B} }
+// Seats returns the bot index of every table seat from North.
+func (s Scheduled) Seats() []int {
+	if len(s.Bots) == 2 {
+		return []int{s.Bots[0], s.Bots[1], s.Bots[0], s.Bots[1]}
+	}
+	return s.Bots
+}
 
 // Record returns a fresh match record for the store.
 func (s Scheduled) Record() store.Match {
@@ -24,41 +32,67 @@ func (s Scheduled) Record() store.Match {
 }
 
 // Schedule returns every match of the league, in the order they are started: round by
-// round (one duplicate pair of every pairing per round), so that standings grow evenly.
-// Which bot sits North-South alternates from round to round.
+// round (one duplicate set of every pairing per round), so that standings grow evenly.
+// A pairing is two bots in the four-player game and three in the three-player game; a
+// gauntlet's pairings all include the gauntlet bot. From round to round the order is
+// reversed: which bot sits North-South, or who plays after whom.
 func (f *File) Schedule() []Scheduled {
-	var pairings [][2]int
-	switch f.Format {
-	case Gauntlet:
-		g := 0
-		for i, b := range f.Bots {
-			if b.Name == f.Gauntlet {
-				g = i
-			}
-		}
-		for i := range f.Bots {
-			if i != g {
-				pairings = append(pairings, [2]int{g, i})
-			}
-		}
-	default:
-		for i := range f.Bots {
-			for j := i + 1; j < len(f.Bots); j++ {
-				pairings = append(pairings, [2]int{i, j})
-			}
+	size := f.matchBots()
+	gauntlet := -1
+	if f.Format == Gauntlet {
+		gauntlet = slices.IndexFunc(f.Bots, func(b Bot) bool { return b.Name == f.Gauntlet })
+	}
+	var pairings [][]int
+	for _, c := range combinations(len(f.Bots), size) {
+		if gauntlet < 0 || slices.Contains(c, gauntlet) {
+			pairings = append(pairings, c)
 		}
 	}
 	var out []Scheduled
-	for round := range f.Games / 2 {
+	for round := range f.Games / f.SetGames() {
 		for _, p := range pairings {
-			a, b := p[0], p[1]
+			bots := slices.Clone(p)
 			if round%2 == 1 {
-				a, b = b, a
+				slices.Reverse(bots)
 			}
 			n := len(out)
-			out = append(out, Scheduled{Index: n, ID: fmt.Sprintf("%s/%d", f.Name, n), A: a, B: b, Seed: matchSeed(f.Seed, n)})
+			out = append(out, Scheduled{Index: n, ID: fmt.Sprintf("%s/%d", f.Name, n), Bots: bots, Seed: matchSeed(f.Seed, n)})
 		}
 	}
+	return out
+}
+
+// SetGames returns the games of one duplicate set: 2 in the four-player game, 3 in the
+// three-player game.
+func (f *File) SetGames() int {
+	if f.Rules.Players == 3 {
+		return referee.DuplicateGames(&f.Rules, 3)
+	}
+	return 2
+}
+
+// matchBots returns the number of different bots in a match: two teams, or three players.
+func (f *File) matchBots() int {
+	if f.Rules.Players == 3 {
+		return 3
+	}
+	return 2
+}
+
+// combinations returns every k-subset of 0..n-1 in lexicographic order.
+func combinations(n, k int) [][]int {
+	var out [][]int
+	var walk func(start int, cur []int)
+	walk = func(start int, cur []int) {
+		if len(cur) == k {
+			out = append(out, slices.Clone(cur))
+			return
+		}
+		for i := start; i < n; i++ {
+			walk(i+1, append(cur, i))
+		}
+	}
+	walk(0, nil)
 	return out
 }
 

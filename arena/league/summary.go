@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/klaverjas-arena/arena/arena/rating"
 	"github.com/klaverjas-arena/arena/arena/store"
@@ -13,57 +14,70 @@ import (
 )
 
 // Summarize computes a finished match's games from its stored deals and adds them, with
-// the duplicate pair's rating result, to the league totals. It is what the store calls
+// the duplicate set's rating results, to the league totals. It is what the store calls
 // inside the transaction that marks the match done, so the totals are always exactly the
 // sums over the deals of the done matches.
+//
+// A match's scoring sides are its teams in the four-player game (side 0, N and S, is bot
+// m.Seats[0]; side 1 is m.Seats[1]) and its table seats in the three-player game (side s is
+// bot m.Seats[s]).
 func Summarize(deals []referee.DealRecord, m *store.Match, t *store.Totals) error {
+	if len(deals) == 0 {
+		return fmt.Errorf("match %s: no deals stored", m.ID)
+	}
+	rs := &deals[0].Rules
+	sides := referee.Sides(rs, len(m.Seats))
 	games := map[int]*referee.GameResult{}
 	var order []int
 	for i := range deals {
 		d := &deals[i]
 		g, ok := games[d.Game]
 		if !ok {
-			g = &referee.GameResult{Pair: d.Pair, Mirror: d.Mirror, Number: d.Game}
+			g = &referee.GameResult{Pair: d.Pair, Mirror: d.Mirror, Rotation: rotation(d), Number: d.Game,
+				Totals: make([]int, sides), Made: make([]int, sides), Nat: make([]int, sides), Pit: make([]int, sides)}
 			games[d.Game] = g
 			order = append(order, d.Game)
 		}
-		if len(d.Result.Score) < 2 {
-			return fmt.Errorf("match %s game %d deal %d: result has no score", m.ID, d.Game, d.Deal)
+		if len(d.Result.Score) != sides {
+			return fmt.Errorf("match %s game %d deal %d: result has %d scores, want %d", m.ID, d.Game, d.Deal, len(d.Result.Score), sides)
 		}
 		addDeal(g, d)
 	}
-	if len(order) != 2 || games[order[0]].Mirror || !games[order[1]].Mirror {
-		return fmt.Errorf("match %s: stored deals do not make one duplicate pair (%d games)", m.ID, len(order))
+	want := referee.DuplicateGames(rs, len(m.Seats))
+	if len(order) != want {
+		return fmt.Errorf("match %s: stored deals do not make one duplicate set (%d games, want %d)", m.ID, len(order), want)
+	}
+	for i, n := range order {
+		if games[n].Rotation != i {
+			return fmt.Errorf("match %s: game %d of the duplicate set has the hands moved %d seats, want %d", m.ID, n, games[n].Rotation, i)
+		}
 	}
 	m.Games, m.Deals = nil, len(deals)
 	for _, n := range order {
 		g := games[n]
-		switch {
-		case g.Totals[0] > g.Totals[1]:
-			g.Winner = 0
-		case g.Totals[1] > g.Totals[0]:
-			g.Winner = 1
-		default:
-			g.Winner = -1
-		}
+		g.Winner = topSide(g.Totals)
 		m.Games = append(m.Games, *g)
 	}
-	// Team 0 (N, S) is bot m.Seats[0], team 1 (E, W) is bot m.Seats[1].
-	for team := range 2 {
-		bt := &t.Bots[m.Seats[team]]
+	for side := range sides {
+		bt := &t.Bots[m.Seats[side]]
 		bt.Matches++
 		for _, g := range m.Games {
 			bt.Games++
 			bt.Deals += g.Deals
-			bt.PointsFor += g.Totals[team]
-			bt.PointsAgainst += g.Totals[1-team]
-			bt.Made += g.Made[team]
-			bt.Nat += g.Nat[team]
-			bt.Pit += g.Pit[team]
-			switch g.Winner {
-			case team:
+			for s, pts := range g.Totals {
+				if s == side {
+					bt.PointsFor += pts
+				} else {
+					bt.PointsAgainst += pts
+				}
+			}
+			bt.Made += g.Made[side]
+			bt.Nat += g.Nat[side]
+			bt.Pit += g.Pit[side]
+			switch {
+			case g.Winner == side:
 				bt.Wins++
-			case -1:
+			case g.Winner == -1 && g.Totals[side] == slices.Max(g.Totals):
 				bt.Draws++
 			default:
 				bt.Losses++
@@ -73,8 +87,8 @@ func Summarize(deals []referee.DealRecord, m *store.Match, t *store.Totals) erro
 	for i := range deals {
 		for _, f := range deals[i].Faults {
 			s, err := protocol.ParseSeat(f.Seat)
-			if err != nil {
-				return fmt.Errorf("match %s: fault seat: %w", m.ID, err)
+			if err != nil || int(s) >= len(m.Seats) {
+				return fmt.Errorf("match %s: fault seat %q", m.ID, f.Seat)
 			}
 			bt := &t.Bots[m.Seats[s]]
 			if bt.Faults == nil {
@@ -85,38 +99,67 @@ func Summarize(deals []referee.DealRecord, m *store.Match, t *store.Totals) erro
 	}
 	t.Matches++
 	t.Deals += len(deals)
-	res, ok := PairResult(m)
-	if !ok {
-		return nil
-	}
 	st := rating.Stats{Pairings: t.Pairings}
-	if err := st.Add(res); err != nil {
-		return fmt.Errorf("match %s: %w", m.ID, err)
+	for _, res := range RatingResults(m) {
+		if err := st.Add(res); err != nil {
+			return fmt.Errorf("match %s: %w", m.ID, err)
+		}
 	}
 	t.Pairings = st.Pairings
 	return nil
 }
 
-// PairResult returns the rating result of a done match's duplicate pair, scored for the
-// bot at North-South; false if no points were scored at all.
-func PairResult(m *store.Match) (rating.Result, bool) {
-	var pts [2]int
-	score := 0.0
-	for _, g := range m.Games {
-		pts[0] += g.Totals[0]
-		pts[1] += g.Totals[1]
-		switch g.Winner {
-		case 0:
-			score++
-		case -1:
-			score += 0.5
+// rotation returns the seats a record's hands moved on in its duplicate set (logs of the
+// four-player game written before Rotation existed say only Mirror).
+func rotation(d *referee.DealRecord) int {
+	if d.Mirror && d.Rotation == 0 {
+		return 1
+	}
+	return d.Rotation
+}
+
+// topSide returns the side with the highest total, or -1 when it is shared.
+func topSide(totals []int) int {
+	best := slices.Max(totals)
+	first := slices.Index(totals, best)
+	if slices.Contains(totals[first+1:], best) {
+		return -1
+	}
+	return first
+}
+
+// RatingResults returns the rating results of a done match's duplicate set: one per pair
+// of different bots, each scored for the first of the two on the points the two of them
+// scored (a three-way result rates each pair of players). A pair that scored no points at
+// all gives nothing.
+func RatingResults(m *store.Match) []rating.Result {
+	sides := len(m.Games[0].Totals)
+	var out []rating.Result
+	for a := range sides {
+		for b := a + 1; b < sides; b++ {
+			if m.Seats[a] == m.Seats[b] {
+				continue
+			}
+			var pa, pb int
+			score := 0.0
+			for _, g := range m.Games {
+				pa += g.Totals[a]
+				pb += g.Totals[b]
+				switch {
+				case g.Totals[a] > g.Totals[b]:
+					score++
+				case g.Totals[a] == g.Totals[b]:
+					score += 0.5
+				}
+			}
+			if pa+pb == 0 {
+				continue
+			}
+			out = append(out, rating.Result{Team1: rating.Solo(m.Seats[a]), Team2: rating.Solo(m.Seats[b]),
+				Points: float64(pa) / float64(pa+pb), GameScore: score, Games: len(m.Games)})
 		}
 	}
-	if pts[0]+pts[1] == 0 {
-		return rating.Result{}, false
-	}
-	return rating.Result{Team1: rating.Solo(m.Seats[0]), Team2: rating.Solo(m.Seats[1]),
-		Points: float64(pts[0]) / float64(pts[0]+pts[1]), GameScore: score, Games: len(m.Games)}, true
+	return out
 }
 
 // addDeal adds one deal's score to its game.
@@ -125,25 +168,39 @@ func addDeal(g *referee.GameResult, d *referee.DealRecord) {
 		return
 	}
 	g.Deals++
-	g.Totals[0] += d.Result.Score[0]
-	g.Totals[1] += d.Result.Score[1]
-	switch d.Result.Pit {
-	case "NS":
-		g.Pit[0]++
-	case "EW":
-		g.Pit[1]++
+	for s, v := range d.Result.Score {
+		g.Totals[s] += v
 	}
-	maker, err := protocol.ParseSeat(d.Result.Maker)
-	if err != nil {
+	if side := sideOf(d, d.Result.Pit); side >= 0 {
+		g.Pit[side]++
+	}
+	side := sideOf(d, d.Result.Maker)
+	if side < 0 {
 		return
 	}
-	side := int(protocol.TeamOf(maker))
 	switch d.Result.Outcome {
 	case rules.Made.String():
 		g.Made[side]++
 	case rules.Nat.String():
 		g.Nat[side]++
 	}
+}
+
+// sideOf returns the scoring side named by a record's seat or team ("N", "NS"), or -1.
+func sideOf(d *referee.DealRecord, name string) int {
+	if d.Rules.Players == 4 {
+		if t, err := protocol.ParseTeam(name); err == nil {
+			return int(t)
+		}
+		if s, err := protocol.ParseSeat(name); err == nil {
+			return int(protocol.TeamOf(s))
+		}
+		return -1
+	}
+	if s, err := protocol.ParseSeat(name); err == nil && int(s) < len(d.Result.Score) {
+		return int(s)
+	}
+	return -1
 }
 
 // Recompute rebuilds a league's totals and rating statistics from the raw deals of its

@@ -14,19 +14,22 @@ import (
 // row is what a stored deal keeps of its record: the match-wide fields (version, match,
 // ruleset, seed) live once in the league and match records.
 type row struct {
-	Pair    int                   `json:"p"`
-	Mirror  bool                  `json:"m,omitempty"`
-	Game    int                   `json:"g"`
-	Deal    int                   `json:"d"`
-	Attempt int                   `json:"a,omitempty"`
-	Seats   [4]string             `json:"s"`
-	Dealer  string                `json:"dl"`
-	First   bool                  `json:"f,omitempty"`
-	Hands   [4]string             `json:"h"`
-	Pile    []string              `json:"pl,omitempty"`
-	Actions []referee.Action      `json:"x"`
-	Result  referee.RecordResult  `json:"r"`
-	Faults  []referee.FaultRecord `json:"fl,omitempty"`
+	Pair     int                   `json:"p"`
+	Mirror   bool                  `json:"m,omitempty"`
+	Rotation int                   `json:"ro,omitempty"`
+	Table    int                   `json:"t,omitempty"`
+	Skart    string                `json:"sk,omitempty"`
+	Game     int                   `json:"g"`
+	Deal     int                   `json:"d"`
+	Attempt  int                   `json:"a,omitempty"`
+	Seats    [4]string             `json:"s"`
+	Dealer   string                `json:"dl"`
+	First    bool                  `json:"f,omitempty"`
+	Hands    [4]string             `json:"h"`
+	Pile     []string              `json:"pl,omitempty"`
+	Actions  []referee.Action      `json:"x"`
+	Result   referee.RecordResult  `json:"r"`
+	Faults   []referee.FaultRecord `json:"fl,omitempty"`
 }
 
 // dictionary primes the compressor with what every row repeats.
@@ -48,7 +51,7 @@ func newCodec() codec {
 
 // encode compresses the deal part of a record.
 func (c codec) encode(rec *referee.DealRecord) ([]byte, error) {
-	r := row{Pair: rec.Pair, Mirror: rec.Mirror, Game: rec.Game, Deal: rec.Deal, Attempt: rec.Attempt, Seats: rec.Seats,
+	r := row{Pair: rec.Pair, Mirror: rec.Mirror, Rotation: rec.Rotation, Table: rec.Table, Skart: rec.Skart, Game: rec.Game, Deal: rec.Deal, Attempt: rec.Attempt, Seats: rec.Seats,
 		Dealer: rec.Dealer, First: rec.First, Hands: rec.Hands, Pile: rec.Pile, Actions: rec.Actions, Result: rec.Result, Faults: rec.Faults}
 	data, err := json.Marshal(&r)
 	if err != nil {
@@ -82,5 +85,6 @@ func decodeRow(data []byte, rec *referee.DealRecord) error {
 	rec.Pair, rec.Mirror, rec.Game, rec.Deal, rec.Attempt = r.Pair, r.Mirror, r.Game, r.Deal, r.Attempt
 	rec.Seats, rec.Dealer, rec.First, rec.Hands, rec.Pile = r.Seats, r.Dealer, r.First, r.Hands, r.Pile
 	rec.Actions, rec.Result, rec.Faults = r.Actions, r.Result, r.Faults
+	rec.Rotation, rec.Table, rec.Skart = r.Rotation, r.Table, r.Skart
 	return nil
 }

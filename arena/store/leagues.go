@@ -39,7 +39,7 @@ type Match struct {
 	Index    int                  `json:"index"`
 	ID       string               `json:"id"`
 	Seed     uint64               `json:"seed"`
-	Seats    [4]int               `json:"seats"` // bot indices N E S W
+	Seats    []int                `json:"seats"` // bot indices per table seat N E S (W)
 	Done     bool                 `json:"done"`
 	Deals    int                  `json:"deals"`
 	Games    []referee.GameResult `json:"games,omitempty"`

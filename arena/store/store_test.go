@@ -33,7 +33,7 @@ func playMatch(tb testing.TB, id string, seed uint64) []referee.DealRecord {
 		es[i] = referee.Entrant{Name: []string{"a", "b"}[i%2], Start: referee.NewInProcess(lowest)}
 	}
 	cfg := referee.Config{ID: id, Rules: rules.Default(), Games: 1, Duplicate: true, Seed: seed, Log: &log}
-	if _, err := referee.Run(context.Background(), cfg, es); err != nil {
+	if _, err := referee.Run(context.Background(), cfg, es[:]); err != nil {
 		tb.Fatal(err)
 	}
 	var recs []referee.DealRecord
@@ -66,7 +66,7 @@ func TestDealRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := playMatch(t, "x/0", 99)
-	m := Match{Index: 0, ID: "x/0", Seed: 99, Seats: [4]int{0, 1, 0, 1}}
+	m := Match{Index: 0, ID: "x/0", Seed: 99, Seats: []int{0, 1, 0, 1}}
 	if err := db.StartMatch("x", &m); err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,6 @@
 // random.js - a Klaverjas bot in JavaScript (Node 20, no dependencies): a random legal answer
-// to every request. Run: node examplebots/js/random.js
+// to every request, in the four- and the three-player game (a discard: two different random
+// cards of the hand). Run: node examplebots/js/random.js
 "use strict";
 const readline = require("node:readline");
 
@@ -21,6 +22,13 @@ rl.on("line", (line) => {
     case "bid": reply = pick(w.slice(3)); break;          // bid <ms> <hand> <legal bids...>
     case "play": reply = pick(w.slice(6)); break;         // play <ms> <trump> <leader> <trick> <hand> <legal...>
     case "claim": reply = "0"; break;                     // claim <ms> <trump> <trick>
+    case "discard": {                                     // discard <ms> <trump> <skart> <hand> (three players)
+      const hand = w[4].split(",");
+      const i = Math.floor(Math.random() * hand.length);
+      const rest = hand.filter((_, k) => k !== i);         // a second card, different from the first
+      reply = hand[i] + " " + pick(rest);
+      break;
+    }
     case "quit": rl.close(); process.exit(0);
     default: return; // an event: nothing to answer
   }

@@ -11,6 +11,10 @@
   tricks. Leading, the makers draw trumps with a commanding trump, everybody cashes aces
   that will stand, and otherwise it leads low from a suit that gives nothing away.
 * Claims (roem_claiming=claim_required): the true roem of the trick, honestly.
+* The three-player game (players=3, spec.md section 14): the same card play with no partner
+  (every other player is an opponent, tricks of three, ten of them); it plays only on a
+  clearly strong trump suit (it must take 82 alone), and as the Player it lays away the two
+  cheapest side cards, preferring to make a suit void it can ruff.
 
 It needs no rules of play: the arena sends the legal bids and cards, so it plays every
 ruleset of spec.md section 6.
@@ -29,6 +33,9 @@ _TRUMP_EXTRA = {"J": 12, "9": 9, "A": 6, "T": 5, "K": 4, "Q": 4, "8": 3, "7": 3}
 # any suit may be named, higher in a draaikaart round, which offers one suit only.
 BID_THRESHOLD_FREE = 5.5
 BID_THRESHOLD_OFFERED = 6.5
+# At three the Player is alone against two, with ten cards and the skart to come: only a
+# strong trump suit will do (the trump jack or nine and at least four trumps).
+BID_THRESHOLD_THREE = 8.5
 
 
 def order(card, trump):
@@ -83,9 +90,49 @@ def choose_bid(state, d):
     value = hand_value(d.hand, best)
     d.info("bid %s value %.1f" % (best, value))
     threshold = BID_THRESHOLD_FREE if len(suits) > 1 else BID_THRESHOLD_OFFERED
+    if state.players == 3:
+        trumps = [kj.rank(c) for c in d.hand if kj.suit(c) == best]
+        strong = len(trumps) >= 4 and ("J" in trumps or "9" in trumps)
+        if "pass" in d.legal_bids and not strong:
+            return "pass"
+        threshold = BID_THRESHOLD_THREE
     if "pass" not in d.legal_bids or value >= threshold:
         return best
     return "pass"
+
+
+def choose_discard(state, d):
+    """Three players: the two cards to lay away from the twelve. Trumps are kept; of the side
+    cards it prefers the fewest points, to make a suit void (to ruff it), and to keep aces and
+    a ten guarded by its ace. The discards' points go to the winner of the last trick."""
+    trump = d.trump
+    side_cards = [c for c in d.hand if kj.suit(c) != trump]
+    if len(side_cards) < 2:
+        return kj.default_discard(d.hand, trump)
+    n_trumps = len(d.hand) - len(side_cards)
+
+    def cost(c):
+        r, s = kj.rank(c), kj.suit(c)
+        v = kj.card_points(c, trump) + 0.1 * order(c, trump)
+        if r == "A":
+            v += 8  # it takes a trick
+        elif r == "T" and ("A" + s) in d.hand:
+            v += 6  # it follows its ace
+        return v
+
+    best = None
+    for i, a in enumerate(side_cards):
+        for b in side_cards[i + 1:]:
+            v = cost(a) + cost(b)
+            for s in set((kj.suit(a), kj.suit(b))):
+                left = [c for c in side_cards if kj.suit(c) == s and c not in (a, b)]
+                if not left and n_trumps >= 3:
+                    v -= 5  # a void: its tricks can be ruffed
+            key = (v, kj.card_key(a), kj.card_key(b))
+            if best is None or key < best[0]:
+                best = (key, [a, b])
+    d.info("discard %s cost %.1f" % (" ".join(best[1]), best[0][0]))
+    return best[1]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -100,7 +147,18 @@ class Table:
         self.trump = d.trump
         self.options = state.options
         self.hand = list(d.hand)
-        played = set()
+        # the table: four players in two sides, or (players=3) three each for himself
+        self.three = state.players == 3
+        self.n = 3 if self.three else 4
+        self.ntricks = kj.hand_size(state.options)
+        self.nxt = state.next_player if self.three else kj.next_seat
+        if self.three:
+            self.partner = None
+            self.opps = [self.nxt(self.me), self.nxt(self.me, 2)]
+        else:
+            self.partner = kj.partner(self.me)
+            self.opps = [kj.next_seat(self.me), kj.next_seat(self.me, 3)]
+        played = set(state.discarded) if self.three else set()
         self.void = {s: set() for s in kj.SEATS}
         tricks = [[(p.seat, p.card) for p in t.plays] for t in state.tricks]
         current = list(zip(d.trick_seats(), d.trick))
@@ -109,7 +167,11 @@ class Table:
             played.update(c for _, c in plays)
         self.unseen = [c for c in kj.ALL_CARDS if c not in played and c not in self.hand]
         self.tricks_done = len(state.tricks)
-        self.makers = state.maker is not None and kj.same_side(state.maker, self.me)
+        self.makers = state.maker is not None and self.same(state.maker, self.me)
+
+    def same(self, a, b):
+        """Whether seats a and b play on one side (at three: are the same seat)."""
+        return a == b if self.three else kj.same_side(a, b)
 
     def _infer(self, plays):
         """Voids shown by a trick: not following shows a void in the led suit; not trumping
@@ -130,7 +192,7 @@ class Table:
                 before = [c for _, c in plays[:i]]
                 win_seat = plays[kj.trick_winner(before, trump)][0]
                 trumped = any(kj.suit(c) == trump for c in before)
-                must_trump = rotterdams or not kj.same_side(win_seat, seat)
+                must_trump = rotterdams or not self.same(win_seat, seat)
                 if must_trump and (not trumped or self.options.get("undertrump") == "mandatory"):
                     self.void[seat].add(trump)  # had to play a trump, and did not
 
@@ -143,7 +205,7 @@ class Table:
         return all(order(c, self.trump) < order(card, self.trump) for c in self.unseen_in(s))
 
     def opponents_may_have(self, s):
-        return any(s not in self.void[o] for o in (kj.next_seat(self.me), kj.next_seat(self.me, 3)))
+        return any(s not in self.void[o] for o in self.opps)
 
     def keep_value(self, card):
         """What the card is worth to its side if kept for a later trick: its own points and
@@ -172,11 +234,11 @@ def hold_chance(table, cards, seats, trump):
     the seats still to play in the trick do."""
     led = kj.suit(cards[0])
     best = cards[kj.trick_winner(cards, trump)]
-    winner_side = kj.side(seats[kj.trick_winner(cards, trump)])
-    later = [kj.next_seat(seats[-1], i) for i in range(1, 5 - len(cards))]
+    winner = seats[kj.trick_winner(cards, trump)]
+    later = [table.nxt(seats[-1], i) for i in range(1, table.n + 1 - len(cards))]
     chance = 1.0
     for seat in later:
-        if kj.side(seat) == winner_side:
+        if table.same(seat, winner):
             continue  # the partner of the winner will not take it from him
         beaters = [c for c in table.unseen if kj.beats(c, best, led, trump)]
         if not beaters:
@@ -201,17 +263,17 @@ def follow_score(table, d, card):
     trump = d.trump
     cards = d.trick + [card]
     seats = d.trick_seats() + [table.me]
-    left = 4 - len(cards)
-    last = table.tricks_done == 7
+    left = table.n - len(cards)
+    last = table.tricks_done == table.ntricks - 1
     stake = kj.trick_points(cards, trump, last=last, options=table.options)
     stake += kj.trick_roem(cards, trump, table.options)
     stake += 1.0 * left  # what the others still add, on average
     w = kj.trick_winner(cards, trump)
-    if kj.same_side(seats[w], table.me):
+    if table.same(seats[w], table.me):
         p_us = hold_chance(table, cards, seats, trump)
     else:
         # our partner, if still to play, may take it back
-        partner_later = kj.partner(table.me) in [kj.next_seat(table.me, i) for i in range(1, left + 1)]
+        partner_later = table.partner in [table.nxt(table.me, i) for i in range(1, left + 1)]
         p_us = 0.7 * (1 - hold_chance(table, cards, seats, trump)) if partner_later else 0.0
     score = stake * (2 * p_us - 1) - table.keep_value(card)
     score -= _unguard_cost(table, card)
@@ -233,9 +295,8 @@ def lead_score(table, card):
     """The worth of leading card to an empty trick."""
     t = table.trump
     s = kj.suit(card)
-    me = table.me
-    opps = (kj.next_seat(me), kj.next_seat(me, 3))
-    pard = kj.partner(me)
+    opps = table.opps
+    pard = table.partner
     trumps_out = table.unseen_in(t)
     opp_trumps = trumps_out and any(t not in table.void[o] for o in opps)
     mine = [c for c in table.hand if kj.suit(c) == s]
@@ -260,7 +321,7 @@ def lead_score(table, card):
         return score
     # a card that does not command its suit: lead low, give away little
     score = -kj.card_points(card, t)
-    if s in table.void[pard] and t not in table.void[pard] and trumps_out:
+    if pard and s in table.void[pard] and t not in table.void[pard] and trumps_out:
         score += 12  # the partner ruffs
     if ("T" + s) in mine and card != "T" + s and ("A" + s) in table.unseen:
         score -= 6  # do not lead away from a ten the ace can catch
@@ -293,10 +354,8 @@ class Heuristic(kj.Bot):
     name = "heuristic"
     author = "klaverjas examplebots"
 
-    def accept(self, options):
-        if options.get("players", "4") != "4":
-            return "heuristic plays the four-player game only"
-        return None
+    def discard(self, state, d):
+        return choose_discard(state, d)
 
     def decide(self, state, d):
         if d.kind == "bid":

@@ -17,6 +17,16 @@ A bot is one function from a decision (plus what the bot has seen so far) to an 
 
     klaverjas.run(klaverjas.Bot("my-bot", "me@example.org", decide))
 
+The three-player game (spec.md section 14, rules line `players=3`) needs no more than that:
+bids, plays and claims come to decide as at four (ten cards, tricks of three). The one new
+decision, the Player's discard of two cards after taking the skart, goes to the bot's
+discard(state, decision), which by default lays away the two cheapest cards that are not
+trumps (`default_discard`); pass `discard=` to Bot, or override it, to choose yourself. The
+answer is a list of two different cards of decision.hand (or the string "7S 8D").
+`state.players` is 3 or 4 (from the rules line); at three, lists per side in `scored` and
+`gameover` are per seat (N, E, S; or N, E, S, W at a table of four, where the dealer sits out
+each deal: he is dealt no cards, `state.sitting_out` is true, and he is asked nothing).
+
 `run` does everything else: the handshake, reading and parsing every line the arena sends,
 keeping `State` up to date, and writing (and flushing) the answers. Inside `run`, a stray
 `print()` goes to standard error, so it cannot break the protocol; standard error is free for
@@ -31,11 +41,13 @@ Notation (the protocol's own, spec.md section 3):
   ranks "789TJQKA", suits "CDHS".
 * card lists (hands, tricks, legal cards) are Python lists of such strings; a hand is kept in
   card order (clubs, diamonds, hearts, spades; 7 up to ace), which `sort_cards` gives.
-* seats are "N", "E", "S", "W"; sides are "NS" and "EW"; per-side lists are [NS, EW].
+* seats are "N", "E", "S", "W"; sides are "NS" and "EW"; per-side lists are [NS, EW] (at the
+  three-player game: per seat, [N, E, S] or [N, E, S, W]).
 * a bid is a suit letter or "pass"; a pile card is "4H" (rank 2-6) or "JK" (a joker).
 * "-" (none) in a message becomes an empty list, or None for a seat or side.
 
-Answers: a bid string for "bid", a card string for "play", a whole number for "claim". The
+Answers: a bid string for "bid", a card string for "play", a whole number for "claim", and
+two cards for "discard" (three-player game). The
 arena sends the legal bids and cards with every request, so no rules of play are needed here;
 `trick_roem`, `trick_points`, `card_points` and `trick_winner` (rules.md sections 4-6) are
 for bots that want to reason about tricks and to claim roem honestly.
@@ -49,9 +61,11 @@ __all__ = [
     "PROTOCOL_VERSION", "SUITS", "RANKS", "SEATS", "SIDES", "ALL_CARDS",
     "rank", "suit", "is_card", "card_key", "sort_cards", "lowest", "highest", "strength",
     "beats", "trick_winner", "card_points", "trick_points", "roem_items", "trick_roem",
+    "default_discard", "players", "hand_size",
     "next_seat", "partner", "side", "side_index", "same_side",
     "Klaverjas", "Rules", "Game", "Dealt", "Turned", "Said", "Trump", "Played", "TrickDone",
     "Scored", "GameOver", "Fault", "Quit", "BidRequest", "PlayRequest", "ClaimRequest",
+    "DiscardRequest",
     "Unknown", "REQUESTS", "ProtocolError", "VersionError", "BadAnswer", "parse_message",
     "Play", "FinishedTrick", "State", "Decision", "Bot", "Session", "run",
 ]
@@ -174,13 +188,26 @@ def _same_rank_points(r, options):
     return 100
 
 
+def players(options):
+    """The number of players of a deal under the ruleset options: 4, or 3 (players=3)."""
+    return 3 if (options or {}).get("players", "4") == "3" else 4
+
+
+def hand_size(options):
+    """Cards dealt to each player, and tricks in a deal: 8, or 10 at the three-player game."""
+    return 10 if players(options) == 3 else 8
+
+
 def roem_items(cards, trump, options=None):
     """The roem combinations in a trick (rules.md section 6) as a list of (what, points):
     a run of three ("run3", 20) or four ("run4", 50) in one suit in natural order, the stuk
     ("stuk", 20: king and queen of trumps; only when stuk_scoring is in_trick, the default),
     or four of a kind ("four", points by the option four_of_a_kind). options is the ruleset
-    (State.options); missing options take their defaults."""
+    (State.options); missing options take their defaults. At the three-player game
+    (players=3, rules.md Appendix A) a run of three is 40 and three of a kind ("three") 80,
+    three jacks 120."""
     options = options or {}
+    three = players(options) == 3
     items = []
     for s in SUITS:
         have = [RANKS.index(c[0]) for c in cards if c[1] == s]
@@ -192,10 +219,14 @@ def roem_items(cards, trump, options=None):
         if best >= 4:
             items.append(("run4", 50))
         elif best == 3:
-            items.append(("run3", 20))
+            items.append(("run3", 40 if three else 20))
     if options.get("stuk_scoring", "in_trick") == "in_trick" and trump in SUITS:
         if "K" + trump in cards and "Q" + trump in cards:
             items.append(("stuk", 20))
+    if three:
+        if not items and len(cards) == 3 and len(set(c[0] for c in cards)) == 1:
+            items.append(("three", 120 if cards[0][0] == "J" else 80))
+        return items
     if not items and len(cards) == 4 and len(set(c[0] for c in cards)) == 1:
         pts = _same_rank_points(cards[0][0], options)
         if pts:
@@ -206,6 +237,15 @@ def roem_items(cards, trump, options=None):
 def trick_roem(cards, trump, options=None):
     """The roem in a trick, a whole number (0 for none): what an honest claim is."""
     return sum(p for _, p in roem_items(cards, trump, options))
+
+
+def default_discard(hand, trump):
+    """The SDK's default discard for the three-player game: the two cheapest cards of hand
+    that are not trumps (fewest card points, then the lowest), keeping every trump unless
+    there are fewer than two other cards. Returns a list of two cards."""
+    def cost(c):
+        return (c[1] == trump, card_points(c, trump), strength(c, trump), card_key(c))
+    return sorted(hand, key=cost)[:2]
 
 
 def next_seat(seat, n=1):
@@ -245,7 +285,8 @@ Said = collections.namedtuple("Said", "seat bid")
 Trump = collections.namedtuple("Trump", "suit maker")
 Played = collections.namedtuple("Played", "seat card")
 TrickDone = collections.namedtuple("TrickDone", "winner points roem")
-# score, cards, roem: per side [NS, EW]; pit: "NS", "EW" or None; offender: a seat or None
+# score, cards, roem: per side [NS, EW] (per seat at three players); pit: "NS", "EW" (a seat at
+# three players) or None; offender: a seat or None
 Scored = collections.namedtuple("Scored", "outcome score cards roem pit offender")
 GameOver = collections.namedtuple("GameOver", "totals")
 Fault = collections.namedtuple("Fault", "kind detail")
@@ -253,9 +294,11 @@ Quit = collections.namedtuple("Quit", "")
 BidRequest = collections.namedtuple("BidRequest", "time_ms hand legal")
 PlayRequest = collections.namedtuple("PlayRequest", "time_ms trump leader trick hand legal")
 ClaimRequest = collections.namedtuple("ClaimRequest", "time_ms trump trick")
+# three players: the Player's two skart cards, and his hand of twelve with them
+DiscardRequest = collections.namedtuple("DiscardRequest", "time_ms trump skart hand")
 Unknown = collections.namedtuple("Unknown", "name line")  # a message of a later revision
 
-REQUESTS = (Klaverjas, Rules, BidRequest, PlayRequest, ClaimRequest)
+REQUESTS = (Klaverjas, Rules, BidRequest, PlayRequest, ClaimRequest, DiscardRequest)
 
 
 class ProtocolError(ValueError):
@@ -339,8 +382,8 @@ def _outcome(tok):
 def _side_or_none(tok):
     if tok == "-":
         return None
-    if tok not in SIDES:
-        raise ValueError("want a side NS or EW or -, got %r" % tok)
+    if tok not in SIDES and not (len(tok) == 1 and tok in SEATS):
+        raise ValueError("want a side NS or EW (a seat at three players) or -, got %r" % tok)
     return tok
 
 
@@ -398,6 +441,15 @@ def _parse_play(args):
                        _cards(args[4]), legal)
 
 
+def _parse_discard(args):
+    if len(args) != 4:
+        raise ValueError("want time, trump, skart and hand")
+    skart, hand = _cards(args[2]), _cards(args[3])
+    if len(skart) != 2 or len(hand) < 2 or not set(skart) <= set(hand):
+        raise ValueError("want two skart cards that are in the hand")
+    return DiscardRequest(_nat(args[0]), _suit(args[1]), skart, hand)
+
+
 _PARSERS = {
     "klaverjas": _parse_klaverjas,
     "rules": _parse_rules,
@@ -415,6 +467,7 @@ _PARSERS = {
     "bid": _parse_bid,
     "play": _parse_play,
     "claim": _fixed(ClaimRequest, _nat, _suit, _cards),
+    "discard": _parse_discard,
 }
 
 
@@ -445,9 +498,16 @@ class State:
     """Everything the bot has been told, kept up to date by the session.
 
     options    the ruleset: dict option name -> value string (spec.md section 6)
+    players    players in a deal: 4, or 3 for the three-player game (players=3)
+    table      seats at the table: 4, or 3 at the three-player game until a fourth seat W
+               shows (a table of four where the dealer sits out each deal)
     seat       this bot's seat; game: the game number; timing: the Game message
     deal       the deal number in the game; dealer: the dealer's seat
     hand       the bot's cards now, in card order
+    sitting_out  three players at a table of four: this bot deals and sits out this deal
+               (dealt "-"); it is told the public events and asked nothing
+    skart      three players, the Player only: the two skart cards he took ([] otherwise)
+    discarded  three players, the Player only: the two cards he laid away ([] otherwise)
     turned     pile cards turned this deal ("4H", "JK")
     bids       the bids of this deal in order, as Said(seat, bid)
     trump      the trump suit, None until chosen; maker: the maker's seat, None until then
@@ -455,7 +515,8 @@ class State:
     tricks     the finished tricks of this deal: FinishedTrick(plays, winner, points, roem)
     seen       the set of every card played in this deal so far (the bot's own included)
     last_score the Scored message of the previous deal, None before the first
-    totals     per side [NS, EW]: the sum of the deal scores seen in this game, replaced by
+    totals     per side [NS, EW] (per seat at three players): the sum of the deal scores
+               seen in this game, replaced by
                the arena's totals at gameover (a bot restarted after a fault only sees the
                deals since its restart until then)
     last_fault the last Fault message of this deal (fault_policy=retry sends "rejected")
@@ -464,6 +525,8 @@ class State:
 
     def __init__(self):
         self.options = {}
+        self.players = 4
+        self.table = 4
         self.seat = None
         self.game = 0
         self.timing = None
@@ -476,6 +539,9 @@ class State:
         self.deal = number
         self.dealer = dealer
         self.hand = sort_cards(hand)
+        self.sitting_out = self.players == 3 and number > 0 and not hand and dealer == self.seat
+        self.skart = []
+        self.discarded = []
         self.turned = []
         self.bids = []
         self.trump = None
@@ -486,18 +552,49 @@ class State:
         self.last_fault = None
 
     def partner(self):
-        """The partner's seat."""
+        """The partner's seat (None at the three-player game: each plays for himself)."""
+        if self.players == 3:
+            return None
         return partner(self.seat)
 
     def side(self):
-        """This bot's side, "NS" or "EW"."""
+        """This bot's side, "NS" or "EW" (at the three-player game, its own seat)."""
+        if self.players == 3:
+            return self.seat
         return side(self.seat)
 
     def makers(self):
-        """Whether this bot's side made trumps (None while trumps are not chosen)."""
+        """Whether this bot's side made trumps (None while trumps are not chosen); at the
+        three-player game, whether this bot is the Player."""
         if self.maker is None:
             return None
+        if self.players == 3:
+            return self.maker == self.seat
         return same_side(self.maker, self.seat)
+
+    def seats(self):
+        """The seats that play this deal, in clockwise order from N: all four at four; at
+        the three-player game N, E, S, or the four seats without the sitting-out dealer."""
+        if self.players == 4:
+            return SEATS
+        if self.table == 4:
+            return "".join(s for s in SEATS if s != self.dealer)
+        return SEATS[:3]
+
+    def next_player(self, seat, n=1):
+        """The player n places clockwise from seat among those playing this deal."""
+        seats = self.seats()
+        if seat not in seats:  # a seat out of this deal: count from the next one that plays
+            while seat not in seats:
+                seat = next_seat(seat)
+            n -= 1
+        return seats[(seats.index(seat) + n) % len(seats)]
+
+    def opponents(self):
+        """The seats playing against this bot this deal (at three: the other two players)."""
+        if self.players == 4:
+            return [next_seat(self.seat), next_seat(self.seat, 3)]
+        return [s for s in self.seats() if s != self.seat]
 
     def leader(self):
         """The seat that led (or is to lead) the current trick: the leader of its first
@@ -509,19 +606,32 @@ class State:
         return None
 
     def unseen(self):
-        """The cards this bot has not seen: in the other three hands."""
-        mine = set(self.hand)
+        """The cards this bot has not seen: in the other hands (at three players, or in
+        the skart; the Player's own discards are seen)."""
+        mine = set(self.hand) | set(self.discarded)
         return [c for c in ALL_CARDS if c not in self.seen and c not in mine]
 
+    def _note_seat(self, seat):
+        if seat == "W" and self.players == 3:
+            self.table = 4
+
     def _apply(self, msg):
+        for seat in (getattr(msg, "seat", None), getattr(msg, "dealer", None),
+                     getattr(msg, "maker", None), getattr(msg, "leader", None),
+                     getattr(msg, "winner", None)):
+            self._note_seat(seat)
         if isinstance(msg, Rules):
             self.options = dict(msg.options)
+            self.players = players(self.options)
+            self.table = self.players
         elif isinstance(msg, Game):
             self.seat, self.game, self.timing = msg.seat, msg.number, msg
-            self.totals = [0, 0]
+            self.totals = [0] * (2 if self.players == 4 else self.table)
             self.last_score = None
             self._new_deal(0, None, [])
         elif isinstance(msg, Dealt):
+            if self.players == 3 and not msg.hand:
+                self.table = 4  # only a dealer sitting out at a table of four is dealt nothing
             self._new_deal(msg.number, msg.dealer, msg.hand)
         elif isinstance(msg, Turned):
             self.turned.append(msg.card)
@@ -539,7 +649,11 @@ class State:
             self.current = []
         elif isinstance(msg, Scored):
             self.last_score = msg
-            for i in range(min(2, len(msg.score))):
+            if self.players == 3 and len(msg.score) == 4:
+                self.table = 4
+            if len(self.totals) < len(msg.score) and self.players == 3:
+                self.totals += [0] * (len(msg.score) - len(self.totals))
+            for i in range(min(len(self.totals), len(msg.score))):
                 self.totals[i] += msg.score[i]
         elif isinstance(msg, GameOver):
             self.totals = list(msg.totals)
@@ -550,45 +664,56 @@ class State:
         elif isinstance(msg, PlayRequest):
             self.hand = sort_cards(msg.hand)
             self.trump = msg.trump
+        elif isinstance(msg, DiscardRequest):
+            self.hand = sort_cards(msg.hand)
+            self.trump = msg.trump
+            self.skart = list(msg.skart)
 
 
 class Decision:
     """One request of the arena for the bot to decide.
 
-    kind          "bid", "play" or "claim"; the answer is a bid string, a card string, or a
-                  whole number of roem points
+    kind          "bid", "play", "claim" or "discard"; the answer is a bid string, a card
+                  string, a whole number of roem points, or two cards (a discard, only at
+                  the three-player game, goes to the bot's discard method, not to decide)
     time_left_ms  the time this decision may take, in milliseconds
     legal_bids    for a bid: the legal bids, e.g. ["C", "D", "H", "S", "pass"]
     legal_cards   for a play: the legal cards, in card order
     trick         for a play: the cards played to the trick so far (the leader's first);
                   for a claim: the finished trick
-    hand          the bot's hand (for claims: the state's hand)
+    hand          the bot's hand (for claims: the state's hand; for a discard: the twelve
+                  cards, the skart included)
+    skart         for a discard: the two skart cards taken
     trump         the trump suit (None for a bid); leader: the leader's seat (plays only)
     seat          the seat deciding: the bot's (for a play, worked out from the request)
     request       the parsed request message
     """
 
     __slots__ = ("kind", "time_left_ms", "legal_bids", "legal_cards", "trick", "hand",
-                 "trump", "leader", "seat", "request", "_infos")
+                 "trump", "leader", "seat", "request", "skart", "_infos", "_next")
 
-    def __init__(self, kind, request, hand, seat, infos):
+    def __init__(self, kind, request, hand, seat, infos, next_player=None):
         self.kind = kind
         self.request = request
         self.time_left_ms = request.time_ms
         self.legal_bids = list(request.legal) if kind == "bid" else []
         self.legal_cards = list(request.legal) if kind == "play" else []
-        self.trick = list(request.trick) if kind != "bid" else []
+        self.trick = list(request.trick) if kind in ("play", "claim") else []
         self.hand = list(hand)
+        self.skart = list(request.skart) if kind == "discard" else []
         self.trump = request.trump if kind != "bid" else None
         self.leader = request.leader if kind == "play" else None
-        self.seat = next_seat(self.leader, len(self.trick)) if kind == "play" else seat
+        self._next = next_player or next_seat
+        self.seat = seat
+        if kind == "play" and (next_player is None or seat is None):
+            self.seat = self._next(self.leader, len(self.trick))
         self._infos = infos
 
     def trick_seats(self):
         """For a play: the seats that played the trick's cards so far, in order."""
         if self.leader is None:
             return []
-        return [next_seat(self.leader, i) for i in range(len(self.trick))]
+        return [self._next(self.leader, i) for i in range(len(self.trick))]
 
     def info(self, text):
         """Send an info line (logged by the arena, never acted on) before the answer. At
@@ -611,15 +736,17 @@ _NAME = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 class Bot:
     """A bot: a name, an author, decide(state, decision) -> answer, and optionally
-    accept(options) -> None to play the ruleset or a reason string to refuse it.
+    accept(options) -> None to play the ruleset or a reason string to refuse it, and
+    discard(state, decision) -> two cards for the three-player game's discard (by default
+    default_discard: the two cheapest cards that are not trumps).
 
     Either pass the functions (Bot("name", "author", decide)) or subclass and override
-    decide (and accept)."""
+    decide (and accept, discard)."""
 
     name = "bot"
     author = ""
 
-    def __init__(self, name=None, author=None, decide=None, accept=None):
+    def __init__(self, name=None, author=None, decide=None, accept=None, discard=None):
         if name is not None:
             self.name = name
         if author is not None:
@@ -628,12 +755,17 @@ class Bot:
             self.decide = decide
         if accept is not None:
             self.accept = accept
+        if discard is not None:
+            self.discard = discard
 
     def decide(self, state, decision):
         raise NotImplementedError("a bot must define decide(state, decision)")
 
     def accept(self, options):
         return None
+
+    def discard(self, state, decision):
+        return default_discard(decision.hand, decision.trump)
 
 
 def _check_bot(bot):
@@ -693,12 +825,37 @@ class Session:
             d = Decision("bid", msg, st.hand, st.seat, self._infos)
             return self._answer(d, self.bot.decide(st, d))
         elif isinstance(msg, PlayRequest):
-            d = Decision("play", msg, st.hand, st.seat, self._infos)
+            nxt = st.next_player if st.players == 3 else None
+            d = Decision("play", msg, st.hand, st.seat, self._infos, nxt)
             return self._answer(d, self.bot.decide(st, d))
         elif isinstance(msg, ClaimRequest):
             d = Decision("claim", msg, st.hand, st.seat, self._infos)
             return self._answer(d, self.bot.decide(st, d))
+        elif isinstance(msg, DiscardRequest):
+            d = Decision("discard", msg, st.hand, st.seat, self._infos)
+            discard = getattr(self.bot, "discard", None)
+            answer = discard(st, d) if discard is not None else None
+            if answer is None:
+                answer = default_discard(d.hand, d.trump)
+            reply = self._answer_discard(d, answer)
+            st.discarded = reply.split()
+            st.hand = [c for c in st.hand if c not in st.discarded]
+            return reply
         return None
+
+    def _answer_discard(self, d, answer):
+        cards = answer.split() if isinstance(answer, str) else answer
+        try:
+            cards = [c.strip() for c in cards]
+        except (TypeError, AttributeError):
+            raise BadAnswer("a discard must be two cards, got %r" % (answer,))
+        if len(cards) != 2 or not all(is_card(c) for c in cards) or cards[0] == cards[1]:
+            raise BadAnswer("a discard must be two different cards such as [\"7S\", \"8D\"], got %r"
+                            % (answer,))
+        if not set(cards) <= set(d.hand):
+            sys.stderr.write("klaverjas.py: warning: discard %s is not two cards of the hand %s\n"
+                             % (" ".join(cards), ",".join(d.hand)))
+        return " ".join(cards)
 
     def _answer(self, d, answer):
         if d.kind == "claim":

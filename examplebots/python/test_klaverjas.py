@@ -13,6 +13,10 @@ Run from the repository root:
 * TestProcesses: runs the shell, plain Python, JavaScript, SDK random and heuristic bots as
   real programs through the transcripts' arena lines, one request at a time (so a bot that
   does not flush fails), and checks every answer is legal.
+* TestThreePlayers: the three-player game (spec.md section 14, rules.md Appendix A): protocol
+  lines of a deal at three and a sit-out at a table of four through the SDK; the SDK's
+  helpers against the engine's three-player vectors; and whole games of every example bot,
+  as real programs and in process, against a small three-player referee written here.
 """
 
 import io
@@ -35,7 +39,7 @@ import heuristic  # noqa: E402
 
 SPEC = os.path.join(REPO, "spec.md")
 TRANSCRIPT = re.compile(r"```transcript ([^\n]*)\n(.*?)```", re.S)
-REQUESTS = ("klaverjas", "rules", "bid", "play", "claim")
+REQUESTS = ("klaverjas", "rules", "bid", "play", "claim", "discard")
 
 
 def transcripts():
@@ -99,6 +103,11 @@ class TestParse(unittest.TestCase):
             ("play 1000 H E KC,TC,JC 8H,TH 8H TH", kj.PlayRequest(1000, "H", "E", ["KC", "TC", "JC"], ["8H", "TH"], ["8H", "TH"])),
             ("play 12 D N - 7S 7S", kj.PlayRequest(12, "D", "N", [], ["7S"], ["7S"])),
             ("claim 1000 C JS,TS,KS,8S", kj.ClaimRequest(1000, "C", ["JS", "TS", "KS", "8S"])),
+            ("discard 1000 H 9H,7S 8C,9H,7S", kj.DiscardRequest(1000, "H", ["9H", "7S"], ["8C", "9H", "7S"])),
+            ("dealt 2 W -", kj.Dealt(2, "W", [])),
+            ("scored made 90,50,20 92,48,22 0,0,0 - -", kj.Scored("made", [90, 50, 20], [92, 48, 22], [0, 0, 0], None, None)),
+            ("scored made 0,270,0,0 0,162,0,0 0,0,0,0 E -", kj.Scored("made", [0, 270, 0, 0], [0, 162, 0, 0], [0, 0, 0, 0], "E", None)),
+            ("gameover 90,50,20", kj.GameOver([90, 50, 20])),
         ]
         names = set()
         for line, want in cases:
@@ -118,7 +127,8 @@ class TestParse(unittest.TestCase):
                      "trick N 3", "scored won 1,2 1,2 0,0 - -", "scored made 1,2 1,2 0,0 XY -",
                      "gameover", "fault", "quit now", "bid 1000 QC", "bid 1000 QC H H",
                      "play 1000 H N - QC", "play 1000 Z N - QC QC", "claim 1000 C", "rules =x",
-                     "bid -5 QC H"]:
+                     "bid -5 QC H", "discard 1000 H 9H 9H,7S", "discard 1000 H 9H,7S 8C,9H",
+                     "discard 1000 X 9H,7S 9H,7S", "discard 1000 H 9H,7S"]:
             with self.subTest(line=line):
                 with self.assertRaises(kj.ProtocolError):
                     kj.parse_message(line)
@@ -327,11 +337,20 @@ def replay(testcase, lines, bot, exact=True):
         if isinstance(msg, kj.TrickDone):
             plays = st.current
             cards = [p.card for p in plays]
-            testcase.assertEqual(len(plays), 4)
+            last = len(st.tricks) == kj.hand_size(st.options) - 1
+            testcase.assertEqual(len(plays), st.players)
             testcase.assertEqual(plays[kj.trick_winner(cards, st.trump)].seat, msg.winner, text)
-            testcase.assertEqual(kj.trick_points(cards, st.trump, len(st.tricks) == 7, st.options), msg.points, text)
+            # at three the discards count in the last trick: known to the Player only
+            extra = sum(kj.card_points(c, st.trump) for c in st.discarded) if last else 0
+            if not (last and st.players == 3 and not st.discarded):
+                testcase.assertEqual(kj.trick_points(cards, st.trump, last, st.options) + extra, msg.points, text)
             testcase.assertEqual(kj.trick_roem(cards, st.trump, st.options), msg.roem, text)  # honest claims
-        if isinstance(msg, kj.Scored) and msg.outcome in ("made", "nat"):
+        if isinstance(msg, kj.Scored) and msg.outcome in ("made", "nat") and st.players == 3:
+            seats = kj.SEATS[:len(msg.cards)]
+            for k, seat in enumerate(seats):
+                testcase.assertEqual(sum(t.roem for t in st.tricks if t.winner == seat), msg.roem[k])
+                testcase.assertEqual(sum(t.points for t in st.tricks if t.winner == seat), msg.cards[k])
+        elif isinstance(msg, kj.Scored) and msg.outcome in ("made", "nat"):
             stuk = {}  # stuk_scoring=announced_by_holder: 20 to the side of who played both
             if st.options.get("stuk_scoring") == "announced_by_holder":
                 by = [p.seat for t in st.tricks for p in t.plays if p.card in ("K" + st.trump, "Q" + st.trump)]
@@ -371,6 +390,12 @@ def check_answer(testcase, req, reply, options, honest_claims):
         testcase.assertIn(reply, req.legal)
     elif isinstance(req, kj.PlayRequest):
         testcase.assertIn(reply, req.legal)
+    elif isinstance(req, kj.DiscardRequest):
+        cards = reply.split(" ")
+        testcase.assertEqual(len(cards), 2, "a discard is two cards: %r" % reply)
+        testcase.assertNotEqual(cards[0], cards[1], "a discard of one card twice")
+        for c in cards:
+            testcase.assertIn(c, req.hand)
     elif isinstance(req, kj.ClaimRequest):
         testcase.assertRegex(reply, r"^[0-9]+$")
         roem = kj.trick_roem(req.trick, req.trump, options)
@@ -389,7 +414,7 @@ class TestTranscripts(unittest.TestCase):
         for params, lines in blocks:
             with self.subTest(transcript=params):
                 s = replay(self, lines, ExampleBot())
-                self.assertEqual(len(s.state.tricks), 8)
+                self.assertEqual(len(s.state.tricks), kj.hand_size(s.state.options))
 
     def test_example_bot_port(self):
         """The bidding of the port, which the transcripts happen to exercise only by passing."""
@@ -442,7 +467,7 @@ class TestTranscripts(unittest.TestCase):
         for params, lines in transcripts():
             rules = [l[2:] for l in lines if l.startswith("< rules ")][0]
             self.assertEqual(kj.Session(h).handle(rules), "ok")
-        self.assertIsNotNone(h.accept({"players": "3"}))
+        self.assertIsNone(h.accept({"players": "3"}))  # it plays the three-player game too
 
 
 # ----------------------------------------------------------------------------------------------
@@ -553,6 +578,459 @@ class TestProcesses(unittest.TestCase):
         bot.send(["klaverjas 7"])
         self.assertEqual(bot.close(), 1)
         self.assertIn("speaks protocol versions [7]", "".join(bot.err))
+
+
+# ----------------------------------------------------------------------------------------------
+# The three-player game (spec.md section 14, rules.md Appendix A)
+
+RULES3 = ("rules players=3 play_rule=rotterdams undertrump=mandatory "
+          "partner_trump_undertrump=forbidden_unless_only_trumps bidding=direct_kiezen "
+          "draaikaart_first_deal_clubs=true draaikaart_jokers=false first_lead=left_of_dealer "
+          "deal_packets=[3,4,3] four_of_a_kind=all_100 stuk_scoring=in_trick roem_claiming=%s "
+          "false_claim_penalty=0 last_trick_bonus=10 nat_rule=strictly_more_incl_roem pit_bonus=100 "
+          "pit_for_defenders=true fault_policy=forfeit_deal renege_extra_roem=100 game_end=deals:15")
+VECTORS3 = os.path.join(REPO, "referee", "rules", "testdata", "three-player-vectors.json")
+
+
+def legal3(hand, trick, trump):
+    """The legal cards at three (rules.md Appendix A): follow suit; void, trump, overtrumping
+    when possible and else undertrumping (compulsory); trumps led: beat the best if possible."""
+    if not trick:
+        return list(hand)
+    led = kj.suit(trick[0])
+    best = max([kj.strength(c, trump) for c in trick if kj.suit(c) == trump] or [-1])
+    follow = [c for c in hand if kj.suit(c) == led]
+    if led != trump and follow:
+        return follow
+    trumps = [c for c in hand if kj.suit(c) == trump]
+    if not trumps:
+        return list(hand)
+    return [c for c in trumps if kj.strength(c, trump) > best] or trumps
+
+
+def round10(n):
+    return (n + 5) // 10 * 10
+
+
+class InProcess:
+    """A bot as an SDK session, driven like a program: events are queued and sent with the
+    next request."""
+
+    def __init__(self, bot):
+        self.session = kj.Session(bot)
+        self.pending = []
+
+    def tell(self, line):
+        self.pending.append(line)
+
+    def ask(self, line):
+        lines, self.pending = self.pending + [line], []
+        reply = None
+        for l in lines:
+            reply = self.session.handle(l + "\n")
+            if l != line:
+                assert reply is None, "a reply to the event %r" % l
+        return reply
+
+    def finish(self, testcase):
+        for l in self.pending + ["quit"]:
+            self.session.handle(l + "\n")
+        testcase.assertTrue(self.session.done)
+
+
+class Program(Bot):
+    """A bot program, driven as by the arena: the events and the request in one write."""
+
+    def __init__(self, argv):
+        super().__init__(argv)
+        self.pending = []
+
+    def tell(self, line):
+        self.pending.append(line)
+
+    def ask(self, line):
+        self.send(self.pending + [line])
+        self.pending = []
+        return self.answer()
+
+    def finish(self, testcase):
+        self.send(self.pending + ["quit"])
+        testcase.assertEqual(self.proc.wait(timeout=10), 0, "exit status; stderr: " + "".join(self.err))
+        testcase.assertEqual(self.close(), 0)
+
+
+def play_game3(testcase, bots, rng, deals=3, claims=False, honest_claims=True):
+    """Plays one game of the three-player game between bots (a dict seat -> InProcess or
+    Program; seats N E S, or N E S W for a table of four where the dealer sits out) as the
+    referee of spec.md section 14 would, checking every answer. Returns the totals."""
+    seats = "".join(s for s in kj.SEATS if s in bots)
+    rules = RULES3 % ("claim_required" if claims else "automatic")
+    options = kj.parse_message(rules).options
+    for seat in seats:
+        testcase.assertRegex(bots[seat].ask("klaverjas 1"), r"^hello 1 [A-Za-z0-9._-]{1,64}( [ -~]*)?$")
+        testcase.assertEqual(bots[seat].ask(rules), "ok")
+        bots[seat].tell("game 1 %s 1000 0 0" % seat)
+
+    def tell(line):
+        for seat in seats:
+            bots[seat].tell(line)
+
+    def ask(seat, line):
+        reply = bots[seat].ask(line)
+        testcase.assertIsNotNone(reply, line)
+        check_answer(testcase, kj.parse_message(line), reply, options, honest_claims)
+        return reply
+
+    totals = [0] * len(seats)
+    dealer, number = "N", 1
+    while number <= deals:
+        i = seats.index(dealer)
+        active = [seats[(i + k) % len(seats)] for k in range(1, 4)]  # left of the dealer first
+        deck = list(kj.ALL_CARDS)
+        rng.shuffle(deck)
+        hands = {s: kj.sort_cards(deck[10 * k:10 * k + 10]) for k, s in enumerate(active)}
+        skart = kj.sort_cards(deck[30:])
+        for seat in seats:
+            bots[seat].tell("dealt %d %s %s" % (number, dealer, ",".join(hands.get(seat, [])) or "-"))
+        maker = None
+        for seat in active:
+            bid = ask(seat, "bid 1000 %s C D H S pass" % ",".join(hands[seat]))
+            tell("said %s %s" % (seat, bid))
+            if bid != "pass":
+                maker, trump = seat, bid
+                break
+        dealer = active[0]  # the next dealer is the voorhand
+        zeros = ",".join("0" * len(seats))
+        if maker is None:
+            tell("scored redeal %s %s %s - -" % (zeros, zeros, zeros))
+            continue
+        tell("trump %s %s" % (trump, maker))
+        hand12 = kj.sort_cards(hands[maker] + skart)
+        discards = ask(maker, "discard 1000 %s %s %s" % (trump, ",".join(skart), ",".join(hand12))).split()
+        hands[maker] = [c for c in hand12 if c not in discards]
+        leader = active[0]
+        cards, roem, won = ({s: 0 for s in seats} for _ in range(3))
+        for t in range(10):
+            order = active[active.index(leader):] + active[:active.index(leader)]
+            trick = []
+            for seat in order:
+                legal = legal3(hands[seat], trick, trump)
+                card = ask(seat, "play 1000 %s %s %s %s %s" % (trump, leader, ",".join(trick) or "-",
+                                                               ",".join(hands[seat]), " ".join(legal)))
+                hands[seat].remove(card)
+                trick.append(card)
+                tell("played %s %s" % (seat, card))
+            winner = order[kj.trick_winner(trick, trump)]
+            points = kj.trick_points(trick, trump, last=t == 9)
+            if t == 9:
+                points += sum(kj.card_points(c, trump) for c in discards)
+            r = kj.trick_roem(trick, trump, options)
+            if claims:
+                ask(winner, "claim 1000 %s %s" % (trump, ",".join(trick)))
+            tell("trick %s %d %d" % (winner, points, r))
+            cards[winner] += points
+            roem[winner] += r
+            won[winner] += 1
+            leader = winner
+        testcase.assertEqual(sum(cards.values()), 162)
+        pit = [s for s in seats if won[s] == 10]
+        if cards[maker] + roem[maker] >= 82:
+            outcome = "made"
+            score = {s: round10(cards[s] + roem[s] + (100 if s in pit else 0)) for s in seats}
+        else:
+            outcome = "nat"
+            half = round10((162 + sum(roem.values())) // 2)
+            score = {s: (half if s in active and s != maker else 0) for s in seats}
+        for k, s in enumerate(seats):
+            totals[k] += score[s]
+        tell("scored %s %s %s %s %s -" % (outcome, ",".join(str(score[s]) for s in seats),
+                                          ",".join(str(cards[s]) for s in seats),
+                                          ",".join(str(roem[s]) for s in seats), pit[0] if pit else "-"))
+        number += 1
+    tell("gameover " + ",".join(map(str, totals)))
+    for seat in seats:
+        bots[seat].finish(testcase)
+    return totals
+
+
+class Watchful(kj.Bot):
+    """The SDK random bot, checking on the way what the SDK tells it at three players: its
+    seat, who played the trick's cards, its hand, and that the dealer sitting out is asked
+    nothing."""
+
+    name = "watchful"
+
+    def __init__(self, testcase, inner=None):
+        super().__init__()
+        self.t = testcase
+        self.inner = inner
+        self.asked = 0
+        self.rng = __import__("random").Random(7)
+
+    def _check(self, state, d):
+        self.asked += 1
+        self.t.assertEqual(state.players, 3)
+        self.t.assertFalse(state.sitting_out, "the dealer sitting out was asked")
+        self.t.assertEqual(d.seat, state.seat)
+        self.t.assertEqual(d.hand, state.hand)
+        self.t.assertIsNone(state.partner())
+        self.t.assertNotIn(state.seat, state.opponents())
+        self.t.assertEqual(len(state.opponents()), 2)
+
+    def decide(self, state, d):
+        self._check(state, d)
+        if d.kind == "play":
+            self.t.assertEqual(d.trick_seats(), [p.seat for p in state.current])
+            self.t.assertEqual(len(d.hand), 10 - len(state.tricks))
+            self.t.assertEqual(len(state.unseen()) + len(state.seen) + len(d.hand) + len(state.discarded), 32)
+        if self.inner is not None:
+            return self.inner.decide(state, d)
+        if d.kind == "bid":
+            return self.rng.choice(d.legal_bids)
+        if d.kind == "play":
+            return self.rng.choice(d.legal_cards)
+        return kj.trick_roem(d.trick, d.trump, state.options)
+
+    def discard(self, state, d):
+        self._check(state, d)
+        self.t.assertEqual(len(d.hand), 12)
+        self.t.assertEqual(state.maker, state.seat)
+        self.t.assertTrue(set(d.skart) <= set(d.hand))
+        if self.inner is not None:
+            return self.inner.discard(state, d)
+        return self.rng.sample(d.hand, 2)
+
+
+class TestThreePlayers(unittest.TestCase):
+    EXAMPLE = [  # spec.md section 14, seen from East: N deals, E is voorhand and takes the deal
+        RULES3 % "automatic",
+        "game 1 E 1000 0 0",
+        "dealt 1 N 8C,TC,AC,7D,9D,JD,8H,KH,AH,QS",
+        "bid 1000 8C,TC,AC,7D,9D,JD,8H,KH,AH,QS C D H S pass",
+        "said E H",
+        "trump H E",
+        "discard 1000 H 9H,7S 8C,TC,AC,7D,9D,JD,8H,9H,KH,AH,7S,QS",
+    ]
+
+    def feed(self, bot, lines):
+        """The replies of a session of bot to lines, checked legal; also returns the session."""
+        s = kj.Session(bot)
+        self.assertRegex(s.handle("klaverjas 1"), r"^hello 1 ")
+        replies = []
+        for line in lines:
+            msg = kj.parse_message(line)
+            reply = s.handle(line + "\n")
+            if isinstance(msg, kj.REQUESTS):
+                self.assertIsNotNone(reply, line)
+                check_answer(self, msg, reply, s.state.options, honest_claims=True)
+                replies.append(reply)
+            else:
+                self.assertIsNone(reply, line)
+        return replies, s
+
+    def test_example_deal_through_every_sdk_bot(self):
+        import random_bot
+        bots = [heuristic.Heuristic(), kj.Bot("r", "", random_bot.decide, discard=random_bot.discard),
+                kj.Bot("plain", "", lambda st, d: d.legal_bids[0] if d.kind == "bid" else d.legal_cards[0]),
+                ExampleBot()]
+        for bot in bots:
+            with self.subTest(bot=bot.name):
+                replies, s = self.feed(bot, self.EXAMPLE)
+                st = s.state
+                self.assertEqual((st.players, st.table, st.seats(), st.makers(), st.side()), (3, 3, "NES", True, "E"))
+                self.assertEqual(len(st.hand), 10)
+                self.assertEqual(st.discarded, replies[-1].split())
+                self.assertEqual(st.skart, ["9H", "7S"])
+                # the Player leads the first trick with the hand he kept
+                hand = st.hand
+                play = "play 1000 H E - %s %s" % (",".join(hand), " ".join(hand))
+                reply = s.handle(play)
+                self.assertIn(reply, hand)
+                for line in ["played E " + reply, "played S 7C", "played N KC", "trick E 11 0"]:
+                    self.assertIsNone(s.handle(line))
+                self.assertEqual(st.tricks[-1].plays[1], kj.Play("S", "7C"))
+                self.assertEqual(st.leader(), "E")
+                self.assertIsNone(s.handle("scored made 90,50,20 92,48,22 0,0,0 - -"))
+                self.assertEqual(st.totals, [90, 50, 20])
+                self.assertIsNone(s.handle("gameover 90,50,20"))
+                self.assertEqual(st.totals, [90, 50, 20])
+
+    def test_following_in_a_trick_of_three(self):
+        """South plays third (after E and... N at a table of three): legal answers, and the
+        SDK knows who played the trick's cards."""
+        lines = [RULES3 % "claim_required", "game 1 S 1000 0 0", "dealt 1 S 7C,8C,JC,7D,KD,9H,TH,JH,QS,KS",
+                 "bid 1000 7C,8C,JC,7D,KD,9H,TH,JH,QS,KS C D H S pass", "said S pass", "said N D", "trump D N",
+                 "played N 9C", "played E TC",
+                 "play 1000 D N 9C,TC 7C,8C,JC,7D,KD,9H,TH,JH,QS,KS 7C 8C JC"]
+        for bot in (heuristic.Heuristic(), Watchful(self)):
+            with self.subTest(bot=bot.name):
+                replies, s = self.feed(bot, lines)
+                self.assertEqual(s.state.seats(), "NES")
+                self.assertEqual(s.state.next_player("S"), "N")
+                self.assertEqual(s.state.makers(), False)
+                self.assertIn(replies[-1], ["7C", "8C", "JC"])
+                # a claim at three: a run of three is 40 roem
+                self.assertEqual(s.handle("claim 1000 D 7S,8S,9S"), "40")
+                self.assertEqual(s.handle("claim 1000 D JC,JS,JH"), "120")
+
+    def test_void_must_trump_and_undertrump(self):
+        lines = [RULES3 % "automatic", "game 1 N 1000 0 0", "dealt 3 E 7C,8C,7H,8H,TD,KD,QD,AD,7S,8S",
+                 "said S H", "trump H S", "played S AS", "played N JH",
+                 "play 1000 H S AS,JH 7C,8C,7H,8H,TD,KD,QD,AD,7S,8S 7S 8S"]
+        replies, s = self.feed(heuristic.Heuristic(), [lines[0], "game 1 E 1000 0 0"] + lines[2:])
+        self.assertIn(replies[-1], ["7S", "8S"])
+
+    def test_sit_out_at_a_table_of_four(self):
+        """A dealer sitting out is dealt "-" and asked nothing; the next deal he plays."""
+        for bot in (heuristic.Heuristic(), Watchful(self)):
+            with self.subTest(bot=bot.name):
+                lines = [RULES3 % "automatic", "game 1 W 1000 0 0", "dealt 2 W -", "said N pass", "said E S",
+                         "trump S E", "played N 7C", "played E 8C", "played S 9C", "trick S 0 40",
+                         "scored made 0,100,0,0 0,92,70,0 0,0,40,0 - -"]
+                replies, s = self.feed(bot, lines)
+                st = s.state
+                self.assertEqual(replies, ["ok"])  # to the rules line, and nothing in the deal
+                self.assertEqual(st.table, 4)
+                self.assertEqual(st.totals, [0, 100, 0, 0])
+                self.assertEqual(st.seats(), "NES")
+                # the next deal, N deals and sits out: W (voorhand) plays, leads, and follows S
+                for line in ["dealt 3 N 7C,8C,JC,7D,KD,9H,TH,JH,QS,KS"]:
+                    self.assertIsNone(s.handle(line))
+                self.assertFalse(st.sitting_out)
+                self.assertEqual(st.seats(), "ESW")
+                self.assertEqual(st.next_player("S"), "W")
+                self.assertEqual(st.next_player("W"), "E")
+                self.assertIn(s.handle("bid 1000 7C,8C,JC,7D,KD,9H,TH,JH,QS,KS C D H S pass"), "C D H S pass".split())
+                for line in ["said E pass", "said S C", "trump C S", "played E 8H", "played S AH"]:
+                    self.assertIsNone(s.handle(line))
+                reply = s.handle("play 1000 C E 8H,AH 7C,8C,JC,7D,KD,9H,TH,JH,QS,KS 9H TH JH")
+                self.assertIn(reply, ["9H", "TH", "JH"])
+                self.assertIsNone(s.handle("gameover 0,100,0,0"))
+
+    def test_dealt_dash_parses_at_four_seats(self):
+        s = kj.Session(ExampleBot())
+        for line in ["klaverjas 1", RULES3 % "automatic", "game 1 N 1000 0 0", "dealt 1 N -"]:
+            s.handle(line)
+        self.assertTrue(s.state.sitting_out)
+        self.assertEqual((s.state.table, s.state.hand, s.state.totals), (4, [], [0, 0, 0]))
+
+    def test_discard_answers(self):
+        s = kj.Session(kj.Bot("b", "", lambda st, d: "pass", discard=lambda st, d: "X"))
+        s.handle("klaverjas 1")
+        with self.assertRaises(kj.BadAnswer):
+            s.handle("discard 1 H 7S,8S 7S,8S,9S")
+        for answer, want in ((["8S", "7S"], "8S 7S"), ("9S  7S", "9S 7S"), (None, "7S 8S")):
+            s = kj.Session(kj.Bot("b", "", lambda st, d: "pass", discard=lambda st, d, a=answer: a))
+            self.assertEqual(s.handle("discard 1 H 7S,8S 7S,8S,9S,AH"), want)
+        for bad in (["7S", "7S"], ["7S"], 5):
+            s = kj.Session(kj.Bot("b", "", lambda st, d: "pass", discard=lambda st, d, a=bad: a))
+            with self.assertRaises(kj.BadAnswer):
+                s.handle("discard 1 H 7S,8S 7S,8S,9S,AH")
+        # the default keeps trumps and points
+        self.assertEqual(kj.default_discard(["7S", "JH", "9H", "AS", "7D", "TD", "8C"], "H"), ["7D", "7S"])
+        self.assertEqual(kj.default_discard(["JH", "9H", "AS", "7H"], "H"), ["AS", "7H"])
+        self.assertEqual(sorted(kj.Session(ExampleBot()).handle(
+            "discard 1 H 7S,8S 7S,8S,9S,AH,AC,TC,JD,JH,9H,QH,KH,8D").split()), ["7S", "8D"])
+
+    def test_heuristic_three_player_choices(self):
+        def ask(line):
+            s = kj.Session(heuristic.Heuristic())
+            for l in ["klaverjas 1", RULES3 % "automatic", "game 1 E 1000 0 0", "dealt 1 N 8C,TC,AC,7D,9D,JD,8H,KH,AH,QS"]:
+                s.handle(l)
+            return s.handle(line)
+        # jack, nine and four trumps: play; a weak hand passes
+        self.assertEqual(ask("bid 1 JH,9H,AH,8H,AC,7S,8D,9D,TC,QS C D H S pass"), "H")
+        self.assertEqual(ask("bid 1 7C,9H,AS,8H,QC,7S,8D,9D,KC,8S C D H S pass"), "pass")
+        # discards: keep trumps and the ace; make the spades void (7S QS)
+        self.assertEqual(sorted(ask("discard 1 H 9H,7S 8C,TC,AC,7D,9D,JD,8H,9H,KH,AH,7S,QS").split()), ["7S", "QS"])
+        self.assertEqual(sorted(ask("discard 1 H 7S,8S 7S,8S,7H,8H,9H,TH,JH,QH,KH,AH,AC,AD").split()), ["7S", "8S"])
+
+    def test_legal3_and_helpers_against_engine_vectors(self):
+        if not os.path.exists(VECTORS3):
+            self.skipTest("no three-player vectors at %s" % VECTORS3)
+        with open(VECTORS3) as f:
+            data = json.load(f)
+        opts = {"players": "3"}
+        n = 0
+        for v in data["vectors"]:
+            with self.subTest(id=v["id"]):
+                if v["kind"] == "legal3":
+                    trick = [p["card"] for p in v["trick_so_far"]]
+                    self.assertEqual(sorted(legal3(v["hand"], trick, v["trump"])), sorted(v["expected_legal"]))
+                    n += 1
+                elif v["kind"] == "trick3":
+                    exp = v["expected"]
+                    cards = [p["card"] for p in v["trick"]]
+                    self.assertEqual(v["trick"][kj.trick_winner(cards, v["trump"])]["seat"], exp["winner_seat"])
+                    extra = sum(kj.card_points(c, v["trump"]) for c in v.get("discards") or [])
+                    self.assertEqual(kj.trick_points(cards, v["trump"], v["last_trick"], opts) + extra, exp["card_points"])
+                    self.assertEqual(kj.trick_roem(cards, v["trump"], opts), exp["roem"])
+                    n += 1
+        self.assertGreater(n, 20)
+
+    def test_games_in_process(self):
+        """Whole games: heuristic against the SDK random bot and itself, at a table of three
+        and of four (the dealer sitting out), with and without roem claims."""
+        import random
+        rng = random.Random(3)
+        for seats in ("NES", "NESW"):
+            for claims in (False, True):
+                with self.subTest(seats=seats, claims=claims):
+                    bots = {}
+                    for k, seat in enumerate(seats):
+                        inner = heuristic.Heuristic() if k % 2 == 0 else None
+                        bots[seat] = InProcess(Watchful(self, inner))
+                    play_game3(self, bots, rng, deals=4, claims=claims)
+                    for b in bots.values():
+                        self.assertGreater(b.session.bot.asked, 10)
+
+    def test_heuristic_beats_random(self):
+        """A sanity check of the heuristic's three-player play: over a few games it takes more
+        than the two random bots."""
+        import random
+        rng = random.Random(11)
+        h = r = 0
+        for g in range(6):
+            seats = "NES"
+            bots = {s: InProcess(Watchful(self)) for s in seats}
+            hs = seats[g % 3]
+            bots[hs] = InProcess(heuristic.Heuristic())
+            totals = play_game3(self, bots, rng, deals=6)
+            h += totals[seats.index(hs)]
+            r += sum(totals) - totals[seats.index(hs)]
+        self.assertGreater(h, r / 2)
+
+    def test_programs(self):
+        """The example bots as real programs at a table of three and of four."""
+        import random
+        rng = random.Random(5)
+        progs = [["bash", "examplebots/shell/random.sh"], [sys.executable, "examplebots/python/random_plain.py"],
+                 [sys.executable, "examplebots/python/random_bot.py"], [sys.executable, "examplebots/python/heuristic.py"]]
+        if shutil.which("node"):
+            progs.append(["node", "examplebots/js/random.js"])
+        for seats in ("NES", "NESW"):
+            for start in range(len(progs)):
+                chosen = [progs[(start + k) % len(progs)] for k in range(len(seats))]
+                with self.subTest(seats=seats, bots=[p[-1] for p in chosen]):
+                    bots = {}
+                    try:
+                        for seat, argv in zip(seats, chosen):
+                            bots[seat] = Program(argv)
+                        play_game3(self, bots, rng, deals=3, honest_claims=False)
+                    finally:
+                        for b in bots.values():
+                            if b.proc.poll() is None:
+                                b.close()
+
+    def test_refusing_bot(self):
+        """A bot that does not play the three-player game refuses at the handshake."""
+        bot = kj.Bot("four-only", "", lambda st, d: "pass",
+                     accept=lambda o: "three-player game not supported" if o.get("players") == "3" else None)
+        s = kj.Session(bot)
+        s.handle("klaverjas 1")
+        self.assertEqual(s.handle(RULES3 % "automatic"), "refuse three-player game not supported")
+        self.assertEqual(kj.Session(bot).handle("rules players=4 play_rule=amsterdams"), "ok")
+
 
 
 if __name__ == "__main__":

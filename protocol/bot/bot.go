@@ -29,8 +29,11 @@ type Bot struct {
 	// Decide answers one decision. It must return an answer of the decision's kind.
 	Decide func(s *State, d Decision) Answer
 	// Accept may refuse a ruleset (options as name -> value) by returning an error whose text
-	// is sent to the arena as the reason. Nil accepts every ruleset.
+	// is sent to the arena as the reason. Nil accepts every ruleset (but see ThreePlayer).
 	Accept func(options map[string]string) error
+	// ThreePlayer says that Decide plays the three-player game (players=3, spec.md §14),
+	// answering DiscardKind. Without it the session refuses such rulesets at the handshake.
+	ThreePlayer bool
 }
 
 // Kind is the kind of a decision.
@@ -41,6 +44,7 @@ const (
 	BidKind Kind = iota
 	PlayKind
 	ClaimKind
+	DiscardKind // the three-player game's Player lays away two cards (spec.md §14)
 )
 
 // Decision is one request from the arena.
@@ -50,14 +54,16 @@ type Decision struct {
 	LegalBids  protocol.Bids    // BidKind
 	LegalCards protocol.CardSet // PlayKind
 	Trick      []protocol.Card  // PlayKind, ClaimKind: the trick so far (or just finished)
+	Skart      protocol.CardSet // DiscardKind: the two cards taken (State.Hand holds them too)
 	Request    protocol.Message // the request as parsed, for anything else
 }
 
 // Answer is a bot's reply; only the field of the decision's kind is used.
 type Answer struct {
-	Bid   protocol.Bid
-	Card  protocol.Card
-	Claim int
+	Bid     protocol.Bid
+	Card    protocol.Card
+	Claim   int
+	Discard [2]protocol.Card // two different cards of the hand
 }
 
 // TrickPlay is one card in a trick with the seat that played it.
@@ -77,6 +83,7 @@ type FinishedTrick struct {
 // State is everything the bot has been told, kept up to date by the session.
 type State struct {
 	Options map[string]string // the ruleset, option name -> value
+	Players int               // players in a deal: 4, or 3 (each for himself)
 	Seat    protocol.Seat
 	Game    int // game number, from 1
 	Timing  protocol.Game
@@ -84,6 +91,8 @@ type State struct {
 	Deal    int // deal number in the game, from 1
 	Dealer  protocol.Seat
 	Hand    protocol.CardSet // the bot's cards now
+	SitsOut bool             // the dealer sits out this deal (four at a three-player game)
+	Skart   protocol.CardSet // the three-player game: the skart, if this bot took it
 	Turned  []protocol.PileCard
 	Bids    []protocol.Said
 	Trump   protocol.Suit // NoSuit until chosen
@@ -98,8 +107,14 @@ type State struct {
 	Unknown   []string         // lines of a later protocol revision that this SDK ignored
 }
 
-// Partner returns the bot's partner seat (at a table of four).
-func (s *State) Partner() protocol.Seat { return s.Seat.Plus(2, protocol.MaxSeats) }
+// Partner returns the bot's partner seat at a four-player table; NoSeat in the three-player
+// game, where each plays for himself.
+func (s *State) Partner() protocol.Seat {
+	if s.Players == 3 {
+		return protocol.NoSeat
+	}
+	return s.Seat.Plus(2, protocol.MaxSeats)
+}
 
 // Session runs the protocol for one bot over lines; it is the engine of Run, and lets a bot
 // be driven in-process (see Handle).
@@ -150,6 +165,13 @@ func (s *Session) Handle(line string) (reply string, isRequest bool, err error) 
 		for _, kv := range m.Options {
 			st.Options[kv[0]] = kv[1]
 		}
+		st.Players = 4
+		if st.Options["players"] == "3" {
+			st.Players = 3
+			if !s.bot.ThreePlayer {
+				return "refuse three-player game not supported by " + s.bot.Name, true, nil
+			}
+		}
 		if s.bot.Accept != nil {
 			if err := s.bot.Accept(st.Options); err != nil {
 				return "refuse " + strings.Join(strings.Fields(err.Error()), " "), true, nil
@@ -159,8 +181,8 @@ func (s *Session) Handle(line string) (reply string, isRequest bool, err error) 
 	case *protocol.Game:
 		st.Seat, st.Game, st.Timing, st.Totals = m.Seat, m.Number, *m, nil
 	case *protocol.Dealt:
-		*st = State{Options: st.Options, Seat: st.Seat, Game: st.Game, Timing: st.Timing, LastScore: st.LastScore,
-			Deal: m.Number, Dealer: m.Dealer, Hand: m.Hand, Trump: protocol.NoSuit, Maker: protocol.NoSeat}
+		*st = State{Options: st.Options, Players: st.Players, Seat: st.Seat, Game: st.Game, Timing: st.Timing, LastScore: st.LastScore,
+			Deal: m.Number, Dealer: m.Dealer, Hand: m.Hand, SitsOut: m.Hand == 0, Trump: protocol.NoSuit, Maker: protocol.NoSeat}
 	case *protocol.Turned:
 		st.Turned = append(st.Turned, m.Card)
 	case *protocol.Said:
@@ -195,6 +217,15 @@ func (s *Session) Handle(line string) (reply string, isRequest bool, err error) 
 			return "", true, fmt.Errorf("%w: card %v", ErrBadAnswer, a.Card)
 		}
 		return a.Card.String(), true, nil
+	case *protocol.DiscardRequest:
+		st.Hand, st.Skart = m.Hand, m.Skart
+		a := s.bot.Decide(st, Decision{Kind: DiscardKind, TimeLeft: ms(m.TimeMS), Skart: m.Skart, Request: m})
+		c1, c2 := a.Discard[0], a.Discard[1]
+		if c1 == c2 || !m.Hand.Has(c1) || !m.Hand.Has(c2) {
+			return "", true, fmt.Errorf("%w: discard %v %v from %v", ErrBadAnswer, c1, c2, m.Hand)
+		}
+		st.Hand = st.Hand.Remove(c1).Remove(c2)
+		return c1.String() + " " + c2.String(), true, nil
 	case *protocol.ClaimRequest:
 		a := s.bot.Decide(st, Decision{Kind: ClaimKind, TimeLeft: ms(m.TimeMS), Trick: m.Trick, Request: m})
 		return strconv.Itoa(max(0, a.Claim)), true, nil
@@ -204,7 +235,41 @@ func (s *Session) Handle(line string) (reply string, isRequest bool, err error) 
 
 var known = map[string]bool{"klaverjas": true, "rules": true, "game": true, "dealt": true, "turned": true,
 	"said": true, "trump": true, "played": true, "trick": true, "scored": true, "gameover": true,
-	"fault": true, "quit": true, "bid": true, "play": true, "claim": true}
+	"fault": true, "quit": true, "bid": true, "play": true, "claim": true, "discard": true}
+
+// LowestDiscard returns two cards to lay away: the two of least card value that are not
+// trumps (trumps too when fewer than two other cards are left); ties go to the first in
+// card order.
+// A starting point for a bot's DiscardKind answer.
+func LowestDiscard(hand protocol.CardSet, trump protocol.Suit) [2]protocol.Card {
+	var out [2]protocol.Card
+	n := 0
+	for _, pool := range []protocol.CardSet{hand &^ protocol.SuitMask(trump), hand} {
+		for n < 2 && pool != 0 {
+			c := cheapest(pool)
+			pool = pool.Remove(c)
+			if n == 0 || out[0] != c {
+				out[n] = c
+				n++
+			}
+		}
+	}
+	return out
+}
+
+// cheapest returns the card of least value (non-trump card points), lowest rank on ties.
+func cheapest(s protocol.CardSet) protocol.Card {
+	best, bestPts := protocol.NoCard, 100
+	for c := range s.All() {
+		if p := plainPoints[c.Rank()]; p < bestPts {
+			best, bestPts = c, p
+		}
+	}
+	return best
+}
+
+// plainPoints are the card points of a non-trump card by rank, 7 to A.
+var plainPoints = [...]int{0, 0, 0, 10, 2, 3, 4, 11}
 
 func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 

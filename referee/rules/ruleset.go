@@ -112,21 +112,12 @@ var presets = []preset{
 	}},
 }
 
-// threePlayerPresets are the presets with players = 3 (rules.md Appendix A). They are kept out
-// of PresetNames, which lists the four-player presets of §9 that the referee and arena run,
-// until those layers play at a table of three; Preset, PresetAbout and ThreePlayerPresetNames
-// know them.
+// threePlayerPresets are the presets with players = 3 (rules.md Appendix A), listed apart
+// from the four-player presets of §9 (PresetNames) because a table of four bots cannot play
+// them the same way.
 var threePlayerPresets = []preset{
 	{"drie_spelers", "three players, each for himself: skart, compulsory undertrumping, rounded scores (Appendix A)", threePlayer},
 }
-
-// Four at the table (Appendix A: with four players the dealer sits out each deal) is left to
-// the caller: the engine plays a table of three. The recommended mapping, for a referee with
-// table seats 0-3 and dealer D: the three active seats D+1, D+2, D+3 become engine seats 0, 1,
-// 2, and the engine's dealer is seat 2 (so that D+1, left of the real dealer, is voorhand,
-// bids first and leads); scores are mapped back per player, and the next dealer of the table
-// of four is D+1 (the previous voorhand, as at three). Game counts deals and checks
-// game_end per engine seat, so such a referee keeps its own per-player totals.
 
 // threePlayer sets the options of Appendix A. Options that do not apply at a table of three
 // keep their defaults (see checkThreePlayer).
@@ -160,6 +151,10 @@ func PresetNames() []string {
 	return names
 }
 
+// AllPresetNames returns the names of every preset: the four-player ones, then the
+// three-player ones.
+func AllPresetNames() []string { return append(PresetNames(), ThreePlayerPresetNames()...) }
+
 // PresetAbout returns a one-line description of the named preset, or "" if there is none.
 func PresetAbout(name string) string {
 	for _, p := range allPresets() {
@@ -179,7 +174,7 @@ func Preset(name string) (Ruleset, error) {
 			return r, nil
 		}
 	}
-	return Ruleset{}, &OptionError{Option: "preset", Value: name, Allowed: strings.Join(append(PresetNames(), ThreePlayerPresetNames()...), ", ")}
+	return Ruleset{}, &OptionError{Option: "preset", Value: name, Allowed: strings.Join(AllPresetNames(), ", ")}
 }
 
 func allPresets() []preset { return slices.Concat(presets, threePlayerPresets) }

@@ -1,5 +1,6 @@
 // Command random is the example bot that makes a uniformly random choice among the legal
-// bids and cards, and claims its roem honestly. It is the baseline every bot should beat.
+// bids and cards, claims its roem honestly and, in the three-player game, lays away two
+// random cards. It is the baseline every bot should beat.
 //
 //	go build -o bin/random ./examplebots/go/random
 //	bin/random -seed 7    # the same choices every run
@@ -31,8 +32,12 @@ func main() {
 // newBot returns the random bot, its choices drawn from a generator seeded with seed.
 func newBot(seed uint64) bot.Bot {
 	rng := rand.New(rand.NewPCG(seed, 0x6b6c61766572))
-	return bot.Bot{Name: "random", Author: "klaverjas-arena examplebots", Decide: func(s *bot.State, d bot.Decision) bot.Answer {
+	return bot.Bot{Name: "random", Author: "klaverjas-arena examplebots", ThreePlayer: true, Decide: func(s *bot.State, d bot.Decision) bot.Answer {
 		switch d.Kind {
+		case bot.DiscardKind:
+			first := s.Hand.Nth(rng.IntN(s.Hand.Len()))
+			rest := s.Hand.Remove(first)
+			return bot.Answer{Discard: [2]protocol.Card{first, rest.Nth(rng.IntN(rest.Len()))}}
 		case bot.BidKind:
 			bids := d.LegalBids.All()
 			return bot.Answer{Bid: bids[rng.IntN(len(bids))]}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/klaverjas-arena/arena/protocol"
@@ -10,16 +11,28 @@ import (
 	"github.com/klaverjas-arena/arena/referee/rules"
 )
 
-// TestPlaysEveryPreset plays the random bot against itself under every preset and checks
-// that it never faults; nku_rotterdams_tournament also exercises its roem claims.
+// TestPlaysEveryPreset plays the random bot against itself under every preset (the
+// three-player one at a table of three and of four) and checks that it never faults;
+// nku_rotterdams_tournament also exercises its roem claims.
 func TestPlaysEveryPreset(t *testing.T) {
-	for _, preset := range rules.PresetNames() {
-		t.Run(preset, func(t *testing.T) {
-			rs, err := rules.Preset(preset)
+	type table struct {
+		preset string
+		bots   int
+	}
+	var tables []table
+	for _, p := range rules.PresetNames() {
+		tables = append(tables, table{p, 4})
+	}
+	for _, p := range rules.ThreePlayerPresetNames() {
+		tables = append(tables, table{p, 3}, table{p, 4})
+	}
+	for _, tc := range tables {
+		t.Run(fmt.Sprintf("%s/%d", tc.preset, tc.bots), func(t *testing.T) {
+			rs, err := rules.Preset(tc.preset)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var e [4]referee.Entrant
+			e := make([]referee.Entrant, tc.bots)
 			for i := range e {
 				e[i] = referee.Entrant{Name: "random", Start: referee.NewInProcess(newBot(uint64(i + 1)))}
 			}
@@ -28,8 +41,8 @@ func TestPlaysEveryPreset(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, b := range res.Bots {
-				if len(b.Faults) > 0 {
-					t.Errorf("faulted: %v", b.Faults)
+				if len(b.Faults) > 0 || b.Decisions == 0 {
+					t.Errorf("faulted: %v, %d decisions", b.Faults, b.Decisions)
 				}
 			}
 		})

@@ -264,7 +264,7 @@ func playMatch(tb testing.TB, rs rules.Ruleset, pairs int, seed uint64) (*refere
 		{Name: Name, Start: referee.NewInProcess(h)},
 		{Name: "random", Start: referee.NewInProcess(randomBot(seed + 1))},
 	}
-	res, err := referee.Run(context.Background(), referee.Config{Rules: rs, Games: pairs, Duplicate: true, Seed: seed}, e)
+	res, err := referee.Run(context.Background(), referee.Config{Rules: rs, Games: pairs, Duplicate: true, Seed: seed}, e[:])
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -286,7 +286,7 @@ func TestBeatsRandom(t *testing.T) {
 	for preset := range strings.FieldsSeq(orDefault(os.Getenv("HEURISTIC_PRESETS"), "amsterdams rotterdams klaver_live")) {
 		t.Run(preset, func(t *testing.T) {
 			res, slowest := playMatch(t, mustRuleset(t, preset), n, 2026)
-			h, r := res.Teams[0], res.Teams[1]
+			h, r := res.Sides[0], res.Sides[1]
 			share := float64(h.Points) / float64(h.Points+r.Points)
 			var won int
 			for _, p := range res.Pairs() {
@@ -339,8 +339,8 @@ func TestEveryRuleset(t *testing.T) {
 				t.Fatal(err)
 			}
 			res, _ := playMatch(t, rs, 1, uint64(i))
-			if res.Teams[0].Points <= res.Teams[1].Points {
-				t.Logf("heuristic lost this pair: %d to %d", res.Teams[0].Points, res.Teams[1].Points)
+			if res.Sides[0].Points <= res.Sides[1].Points {
+				t.Logf("heuristic lost this pair: %d to %d", res.Sides[0].Points, res.Sides[1].Points)
 			}
 		})
 	}

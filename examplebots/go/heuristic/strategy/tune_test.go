@@ -52,7 +52,7 @@ func TestVariant(t *testing.T) {
 		{Name: Name, Start: referee.NewInProcess(Bot())},
 	}
 	preset := orDefault(os.Getenv("HEURISTIC_PRESET"), "amsterdams")
-	res, err := referee.Run(context.Background(), referee.Config{Rules: mustRuleset(t, preset), Games: pairs(t, 300), Duplicate: true, Seed: 1}, e)
+	res, err := referee.Run(context.Background(), referee.Config{Rules: mustRuleset(t, preset), Games: pairs(t, 300), Duplicate: true, Seed: 1}, e[:])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestVariant(t *testing.T) {
 	n := float64(len(shares))
 	mean := sum / n
 	se := math.Sqrt((sq/n - mean*mean) / n)
-	a, b := res.Teams[0], res.Teams[1]
+	a, b := res.Sides[0], res.Sides[1]
 	t.Logf("%s [%s]: variant's share %.4f ± %.4f over %d pairs; games %d-%d; made/nat %d/%d vs %d/%d",
 		preset, spec, mean, se, len(shares), a.GamesWon, b.GamesWon, a.Made, a.Nat, b.Made, b.Nat)
 }
