@@ -236,13 +236,17 @@ func checkStore(t *testing.T, path, file string) *store.Totals {
 			t.Fatalf("match %d: %+v, scheduled %+v", i, m, s)
 		}
 		var deals []referee.DealRecord
-		seen := map[[2]int]bool{}
+		seen := map[[3]int]bool{}
+		scored := 0 // deals that count: redeals do not
 		err := db.Deals(f.Name, i, func(_ *store.Match, rec *referee.DealRecord) error {
-			k := [2]int{rec.Game, rec.Deal}
-			if seen[k] || rec.Attempt != 0 {
-				t.Errorf("match %d: game %d deal %d attempt %d twice or redealt", i, rec.Game, rec.Deal, rec.Attempt)
+			k := [3]int{rec.Game, rec.Deal, rec.Attempt}
+			if seen[k] {
+				t.Errorf("match %d: game %d deal %d attempt %d twice", i, rec.Game, rec.Deal, rec.Attempt)
 			}
 			seen[k] = true
+			if rec.Result.Outcome != "redeal" {
+				scored++
+			}
 			if err := rec.Verify(); err != nil {
 				t.Errorf("match %d game %d deal %d: %v", i, rec.Game, rec.Deal, err)
 			}
@@ -252,8 +256,8 @@ func checkStore(t *testing.T, path, file string) *store.Totals {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(deals) != 2*dealsPerGame {
-			t.Errorf("match %d: %d deals stored, want %d", i, len(deals), 2*dealsPerGame)
+		if want := f.SetGames() * dealsPerGame; scored != want {
+			t.Errorf("match %d: %d deals stored, want %d", i, scored, want)
 		}
 		total += len(deals)
 		m2 := s.Record()
@@ -291,6 +295,50 @@ func checkStore(t *testing.T, path, file string) *store.Totals {
 		}
 	}
 	return stored
+}
+
+// TestLeagueThreePlayer runs a three-player league of real bot processes (every three of
+// four bots, one duplicate set of three games each), checks the store as above, and that the
+// standings rate every bot from the pairwise results.
+func TestLeagueThreePlayer(t *testing.T) {
+	arena, _ := buildTools(t)
+	dir := t.TempDir()
+	file := writeLeague(t, dir, 4, 3, "[rules]\npreset = \"drie_spelers\"\ngame_end = \"deals:6\"\n")
+	db := filepath.Join(dir, "three.db")
+	if out, err := exec.Command(arena, "league", "--db", db, file).CombinedOutput(); err != nil {
+		t.Fatalf("league: %v\n%s", err, out)
+	}
+	totals := checkStore(t, db, file)
+	if totals.Matches != 4 || len(totals.Pairings) != 6 {
+		t.Errorf("%d matches, %d pairings: want every three of four bots (4) and every pair rated (6)", totals.Matches, len(totals.Pairings))
+	}
+	for _, b := range totals.Bots {
+		if b.Matches != 3 || b.Games != 9 || b.Wins+b.Draws+b.Losses != 9 || b.PointsFor == 0 {
+			t.Errorf("bot %s: %+v, want 3 matches of 3 games", b.Name, b)
+		}
+	}
+	out, err := exec.Command(arena, "standings", "--db", db, "--json").CombinedOutput()
+	if err != nil {
+		t.Fatalf("standings: %v\n%s", err, out)
+	}
+	var st struct {
+		Standings []struct {
+			Bot string   `json:"bot"`
+			Elo *float64 `json:"elo"`
+		} `json:"standings"`
+	}
+	if err := json.Unmarshal(out, &st); err != nil || len(st.Standings) != 4 {
+		t.Fatalf("standings %s: %v", out, err)
+	}
+	for _, s := range st.Standings {
+		if s.Elo == nil {
+			t.Errorf("%s has no rating", s.Bot)
+		}
+	}
+	replay, err := exec.Command(arena, "replay", "--db", db, "--verify", "t/0").CombinedOutput()
+	if err != nil || !bytes.Contains(replay, []byte("verified")) {
+		t.Errorf("replay --verify: %v\n%s", err, replay)
+	}
 }
 
 // TestLeagueSecondArena: a second arena on a held database is told who holds it, at once.

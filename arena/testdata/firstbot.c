@@ -1,5 +1,6 @@
 /* The cheapest possible bot, for benchmarks: it answers every request with its first legal
-   option and ignores events, so a match measures the arena and the pipes, not the bot. */
+   option (in the three-player game, it discards the first two cards of its hand) and ignores
+   events, so a match measures the arena and the pipes, not the bot. */
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +15,17 @@ static char *field(char *line, int n) {
 	return p;
 }
 
+/* firstTwo turns the card list "c1,c2,c3..." into "c1 c2", in place. */
+static char *firstTwo(char *cards) {
+	char *comma = strchr(cards, ',');
+	if (comma) {
+		*comma = ' ';
+		comma = strchr(comma, ',');
+		if (comma) *comma = 0;
+	}
+	return cards;
+}
+
 int main(void) {
 	static char line[1 << 16];
 	setvbuf(stdout, NULL, _IOFBF, 1 << 12);
@@ -23,6 +35,7 @@ int main(void) {
 		else if (!strncmp(line, "bid ", 4)) puts(field(line, 3));
 		else if (!strncmp(line, "play ", 5)) puts(field(line, 6));
 		else if (!strncmp(line, "claim ", 6)) puts("0");
+		else if (!strncmp(line, "discard ", 8)) puts(firstTwo(field(line, 4)));
 		else if (!strncmp(line, "quit", 4)) return 0;
 		else continue;
 		fflush(stdout);
