@@ -141,6 +141,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		{"play", func() []Item { return c.scenarioItems(playScenarios()) }},
 		{"unknown event", func() []Item { return []Item{c.unknownEventItem(), c.laterItem()} }},
 		{"full game", func() []Item { return []Item{c.gameItem()} }},
+		{"three-player game", func() []Item { return []Item{c.threePlayerItem()} }},
 		{"quit", func() []Item { return []Item{c.quitItem()} }},
 	}
 	for _, st := range steps {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/klaverjas-arena/arena/examplebots/go/heuristic/strategy"
 	"github.com/klaverjas-arena/arena/protocol"
+	"github.com/klaverjas-arena/arena/protocol/bot"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/klaverjas-arena/arena/referee/rules"
 	"github.com/rs/zerolog"
@@ -518,6 +519,51 @@ func (c *checker) gameItem() Item {
 	}
 	t := res.Sides
 	return Item{Name: name, Status: Pass, Detail: fmt.Sprintf("%d deals at N and S against the heuristic example bot: %d to %d points, no faults", deals, t[0].Points, t[1].Points)}
+}
+
+// threePlayerItem offers the three-player game (spec.md §14). A bot may decline it with a
+// refuse at the handshake (noted); one that accepts plays a game at N against two bots that
+// play their first legal choice, and must finish every deal without a fault.
+func (c *checker) threePlayerItem() Item {
+	const name = "three-player game: plays it without faults, or refuses it at the handshake"
+	rs, _ := rules.Preset("drie_spelers")
+	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 6}
+	first := bot.Bot{Name: "first", ThreePlayer: true, Decide: func(s *bot.State, d bot.Decision) bot.Answer {
+		switch d.Kind {
+		case bot.BidKind:
+			return bot.Answer{Bid: d.LegalBids.All()[0]}
+		case bot.DiscardKind:
+			return bot.Answer{Discard: bot.LowestDiscard(s.Hand, s.Trump)}
+		}
+		return bot.Answer{Card: d.LegalCards.Nth(0)}
+	}}
+	var log bytes.Buffer
+	cfg := referee.Config{ID: "check3", Rules: rs, Games: 1, Duplicate: true, Seed: c.opts.Seed, Time: c.opts.Time, MaxFaults: 1, Log: &log, Logger: zerolog.Nop()}
+	entrants := []referee.Entrant{{Name: "bot", Start: c.opts.Start}, {Name: "first", Start: referee.NewInProcess(first)}, {Name: "first", Start: referee.NewInProcess(first)}}
+	res, err := referee.Run(c.ctx, cfg, entrants)
+	var refused *referee.RefusedError
+	switch {
+	case errors.As(err, &refused):
+		return Item{Name: name, Status: Info, Detail: "declines the three-player game: " + refused.Reason}
+	case err != nil:
+		return Item{Name: name, Status: Fail, Detail: "the game could not be played: " + err.Error()}
+	}
+	var faults []string
+	for line := range bytes.Lines(log.Bytes()) {
+		var rec referee.DealRecord
+		if err := json.Unmarshal(line, &rec); err != nil {
+			return Item{Name: name, Status: Fail, Detail: "unreadable deal log: " + err.Error()}
+		}
+		for _, f := range rec.Faults {
+			if f.Bot == res.Bots[0].Name && f.Seat == "N" {
+				faults = append(faults, fmt.Sprintf("game %d deal %d: %s: %s", rec.Game, rec.Deal, f.Kind, f.Detail))
+			}
+		}
+	}
+	if len(faults) > 0 {
+		return Item{Name: name, Status: Fail, Want: "a legal answer in time", Detail: fmt.Sprintf("the bot forfeited %d deals; the first: %s", len(faults), faults[0])}
+	}
+	return Item{Name: name, Status: Pass, Detail: fmt.Sprintf("%d games of 6 deals at a table of three (every hand once): %d points to the bot, no faults", len(res.Games), res.Sides[0].Points)}
 }
 
 // quitItem requires the bot to exit by itself soon after quit.
