@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -22,10 +23,13 @@ var transcriptBlock = regexp.MustCompile("(?s)```transcript ([^\n]*)\n(.*?)```")
 
 // exampleBot is the deterministic bot of the spec's transcripts: it plays on a suit in which
 // it holds the jack and at least three cards, otherwise passes (or, when it must choose,
-// names its longest suit); it plays its lowest legal card and claims roem honestly.
+// names its longest suit); it plays its lowest legal card, claims roem honestly and lays
+// away its two cheapest cards that are not trumps.
 func exampleBot() bot.Bot {
-	return bot.Bot{Name: "example", Author: "spec.md", Decide: func(s *bot.State, d bot.Decision) bot.Answer {
+	return bot.Bot{Name: "example", Author: "spec.md", ThreePlayer: true, Decide: func(s *bot.State, d bot.Decision) bot.Answer {
 		switch d.Kind {
+		case bot.DiscardKind:
+			return bot.Answer{Discard: bot.LowestDiscard(s.Hand, s.Trump)}
 		case bot.BidKind:
 			best, bestLen := protocol.BidPass, -1
 			for _, b := range d.LegalBids.All() {
@@ -52,10 +56,11 @@ func exampleBot() bot.Bot {
 }
 
 // transcript plays one game of example bots with the block's parameters (seed, preset,
-// seat, deals, and any ruleset option) and returns what the seat saw and said.
+// seat, deals, bots at the table, and any ruleset option) and returns what the seat saw and
+// said.
 func transcript(t *testing.T, params string) string {
 	t.Helper()
-	kv := map[string]string{"seed": "1", "preset": "amsterdams", "seat": "N", "deals": "1"}
+	kv := map[string]string{"seed": "1", "preset": "amsterdams", "seat": "N", "deals": "1", "bots": ""}
 	for f := range strings.FieldsSeq(params) {
 		k, v, ok := strings.Cut(f, "=")
 		if !ok {
@@ -74,20 +79,24 @@ func transcript(t *testing.T, params string) string {
 		t.Fatalf("transcript parameters %q", params)
 	}
 	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: deals}
+	table, err := strconv.Atoi(cmp.Or(kv["bots"], strconv.Itoa(rs.Players)))
+	if err != nil {
+		t.Fatalf("transcript parameter bots=%q", kv["bots"])
+	}
 	for k, v := range kv {
-		if k != "seed" && k != "preset" && k != "seat" && k != "deals" {
+		if k != "seed" && k != "preset" && k != "seat" && k != "deals" && k != "bots" {
 			if err := rs.Set(k, v); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	var lines []string
-	var entrants [4]Entrant
+	entrants := make([]Entrant, table)
 	for i := range entrants {
 		entrants[i] = Entrant{Start: NewInProcess(exampleBot())}
 	}
 	entrants[seat].Start = recorded(entrants[seat].Start, &lines)
-	if _, err := Run(context.Background(), Config{ID: "spec", Rules: rs, Games: 1, Seed: seed}, entrants[:]); err != nil {
+	if _, err := Run(context.Background(), Config{ID: "spec", Rules: rs, Games: 1, Seed: seed}, entrants); err != nil {
 		t.Fatal(err)
 	}
 	return strings.Join(lines, "\n") + "\n"
