@@ -112,25 +112,30 @@ func rawPipe(b *testing.B, child, mode string) {
 func BenchmarkMatchProcesses(b *testing.B) {
 	for _, child := range []string{"c", "bot"} {
 		for _, mode := range placements {
-			b.Run(child+"/"+mode, func(b *testing.B) { matchProcesses(b, child, mode) })
+			b.Run(child+"/"+mode, func(b *testing.B) { matchProcesses(b, child, mode, "amsterdams", 4) })
 		}
 	}
+	// The three-player game at a table of three, C bots on one CPU with the referee.
+	b.Run("c/shared/drie_spelers", func(b *testing.B) { matchProcesses(b, "c", "shared", "drie_spelers", 3) })
 }
 
-func matchProcesses(b *testing.B, child, mode string) {
-	rs := rules.Default()
+func matchProcesses(b *testing.B, child, mode, preset string, bots int) {
+	rs, err := rules.Preset(preset)
+	if err != nil {
+		b.Fatal(err)
+	}
 	{
 		{
 			p, _ := parsePlacement(mode)
 			defer p.pinReferee()()
 			spec := childCommand(b, child)
-			var e [4]referee.Entrant
+			e := make([]referee.Entrant, bots)
 			for i := range e {
 				e[i] = referee.Entrant{Name: child, Start: procStarter(spec, p.bot(i), zerolog.Nop())}
 			}
 			decisions, deals := 0, 0
 			for b.Loop() {
-				res, err := referee.Run(context.Background(), referee.Config{Rules: rs, Games: 5, Duplicate: true, Seed: 1}, e[:])
+				res, err := referee.Run(context.Background(), referee.Config{Rules: rs, Games: 5, Duplicate: true, Seed: 1}, e)
 				if err != nil {
 					b.Fatal(err)
 				}
