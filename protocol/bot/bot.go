@@ -237,39 +237,43 @@ var known = map[string]bool{"klaverjas": true, "rules": true, "game": true, "dea
 	"said": true, "trump": true, "played": true, "trick": true, "scored": true, "gameover": true,
 	"fault": true, "quit": true, "bid": true, "play": true, "claim": true, "discard": true}
 
-// LowestDiscard returns two cards to lay away: the two of least card value that are not
-// trumps (trumps too when fewer than two other cards are left); ties go to the first in
-// card order.
-// A starting point for a bot's DiscardKind answer.
+// LowestDiscard returns two cards to lay away: the two that are not trumps with the fewest
+// card points, the lower rank first on equal points, then the first in card order (trumps,
+// valued as trumps, only when fewer than two other cards are left). A starting point for a
+// bot's DiscardKind answer; the Python SDK's default_discard makes the same choice.
 func LowestDiscard(hand protocol.CardSet, trump protocol.Suit) [2]protocol.Card {
 	var out [2]protocol.Card
 	n := 0
-	for _, pool := range []protocol.CardSet{hand &^ protocol.SuitMask(trump), hand} {
-		for n < 2 && pool != 0 {
-			c := cheapest(pool)
-			pool = pool.Remove(c)
-			if n == 0 || out[0] != c {
-				out[n] = c
-				n++
-			}
+	for _, pool := range []protocol.CardSet{hand &^ protocol.SuitMask(trump), hand & protocol.SuitMask(trump)} {
+		for ; n < 2 && pool != 0; n++ {
+			out[n] = cheapest(pool, trump)
+			pool = pool.Remove(out[n])
 		}
 	}
 	return out
 }
 
-// cheapest returns the card of least value (non-trump card points), lowest rank on ties.
-func cheapest(s protocol.CardSet) protocol.Card {
+// cheapest returns the card of s with the fewest card points, the lower rank on equal
+// points, the first in card order on equal ranks.
+func cheapest(s protocol.CardSet, trump protocol.Suit) protocol.Card {
 	best, bestPts := protocol.NoCard, 100
 	for c := range s.All() {
-		if p := plainPoints[c.Rank()]; p < bestPts {
+		p := plainPoints[c.Rank()]
+		if c.Suit() == trump {
+			p = trumpPoints[c.Rank()]
+		}
+		if p < bestPts || p == bestPts && c.Rank() < best.Rank() {
 			best, bestPts = c, p
 		}
 	}
 	return best
 }
 
-// plainPoints are the card points of a non-trump card by rank, 7 to A.
-var plainPoints = [...]int{0, 0, 0, 10, 2, 3, 4, 11}
+// Card points by rank, 7 to A, of a plain card and of a trump.
+var (
+	plainPoints = [...]int{0, 0, 0, 10, 2, 3, 4, 11}
+	trumpPoints = [...]int{0, 0, 14, 10, 20, 3, 4, 11}
+)
 
 func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 
