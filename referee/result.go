@@ -150,8 +150,12 @@ type PairResult struct {
 }
 
 // Pairs returns the duplicate pairs played in full that scored any points: the unit of
-// observation for ratings.
+// observation for ratings in the four-player game (nil for the three-player game, whose
+// duplicate sets are rated pair of players by pair of players).
 func (r *Result) Pairs() []PairResult {
+	if len(r.Sides) != 2 {
+		return nil
+	}
 	var pairs []PairResult
 	for i := 0; i+1 < len(r.Games); i++ {
 		a, b := r.Games[i], r.Games[i+1]

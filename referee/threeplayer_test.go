@@ -35,7 +35,7 @@ func TestThreePlayerMatch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(res.Games) != 2*table || len(res.Sides) != table || len(res.Bots) != table {
+			if len(res.Games) != 2*table || len(res.Sides) != table || len(res.Bots) != table || res.Pairs() != nil {
 				t.Fatalf("%d games, %d sides, %d bots; want %d games and %d of each", len(res.Games), len(res.Sides), len(res.Bots), 2*table, table)
 			}
 			recs := records(t, &log) // verifies every record
