@@ -19,7 +19,8 @@ type DealRecord struct {
 	Match  string `json:"match"`
 	Pair   int    `json:"pair"`   // the deal set (board) number, from 0
 	Mirror bool   `json:"mirror"` // a duplicate replay, with the hands moved on
-	// Rotation is the seats the hands moved on in the duplicate set (three-player game).
+	// Rotation is the seats the hands moved on in the duplicate set: 1 for the four-player
+	// game's replay, 0 to 3 in the three-player game's (absent in logs written before it).
 	Rotation int           `json:"rotation,omitempty"`
 	Game     int           `json:"game"`    // the game number in the match, from 1
 	Deal     int           `json:"deal"`    // the deal number in the game, from 1

@@ -64,12 +64,7 @@ func (f *File) Schedule() []Scheduled {
 
 // SetGames returns the games of one duplicate set: 2 in the four-player game, 3 in the
 // three-player game.
-func (f *File) SetGames() int {
-	if f.Rules.Players == 3 {
-		return referee.DuplicateGames(&f.Rules, 3)
-	}
-	return 2
-}
+func (f *File) SetGames() int { return referee.DuplicateGames(&f.Rules, f.matchBots()) }
 
 // matchBots returns the number of different bots in a match: two teams, or three players.
 func (f *File) matchBots() int {
