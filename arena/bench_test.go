@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/klaverjas-arena/arena/arena/confine"
+	"github.com/klaverjas-arena/arena/referee/botproc"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,14 +114,24 @@ func rawPipe(b *testing.B, child, mode string) {
 func BenchmarkMatchProcesses(b *testing.B) {
 	for _, child := range []string{"c", "bot"} {
 		for _, mode := range placements {
-			b.Run(child+"/"+mode, func(b *testing.B) { matchProcesses(b, child, mode, "amsterdams", 4) })
+			b.Run(child+"/"+mode, func(b *testing.B) { matchProcesses(b, child, mode, "amsterdams", 4, unconfined) })
 		}
 	}
+	// The same with every bot in its sandbox (the default of arena match and league).
+	b.Run("c/shared/sandbox", func(b *testing.B) {
+		if err := botproc.SandboxError(); err != nil {
+			b.Skipf("no sandbox here: %v", err)
+		}
+		matchProcesses(b, "c", "shared", "amsterdams", 4, confine.Policy{})
+	})
 	// The three-player game at a table of three, C bots on one CPU with the referee.
-	b.Run("c/shared/drie_spelers", func(b *testing.B) { matchProcesses(b, "c", "shared", "drie_spelers", 3) })
+	b.Run("c/shared/drie_spelers", func(b *testing.B) { matchProcesses(b, "c", "shared", "drie_spelers", 3, unconfined) })
 }
 
-func matchProcesses(b *testing.B, child, mode, preset string, bots int) {
+// unconfined is the policy of the benchmarks without a sandbox.
+var unconfined = confine.Policy{Off: true}
+
+func matchProcesses(b *testing.B, child, mode, preset string, bots int, policy confine.Policy) {
 	rs, err := rules.Preset(preset)
 	if err != nil {
 		b.Fatal(err)
@@ -131,7 +143,7 @@ func matchProcesses(b *testing.B, child, mode, preset string, bots int) {
 			spec := childCommand(b, child)
 			e := make([]referee.Entrant, bots)
 			for i := range e {
-				e[i] = referee.Entrant{Name: child, Start: procStarter(spec, p.bot(i), zerolog.Nop())}
+				e[i] = referee.Entrant{Name: child, Start: procStarter(spec, p.bot(i), policy, zerolog.Nop())}
 			}
 			decisions, deals := 0, 0
 			for b.Loop() {

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/klaverjas-arena/arena/arena/confine"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,6 +23,7 @@ type botSpec struct {
 	Env      map[string]string `toml:"env"`
 	Decision duration          `toml:"decision"` // overrides the match's per-decision time
 	Stderr   string            `toml:"stderr"`   // file to append the bot's stderr to
+	confine.Limits
 }
 
 // duration is a time.Duration read from TOML as "1s", "250ms".
@@ -72,6 +74,9 @@ func loadBots(path string) (map[string]botSpec, error) {
 		}
 		if err := b.check(); err != nil {
 			errs = append(errs, fmt.Errorf("bots file %s: %w", path, err))
+		}
+		for _, err := range b.Limits.Resolve(filepath.Dir(path)) {
+			errs = append(errs, fmt.Errorf("bots file %s: bot %q: %w", path, b.Name, err))
 		}
 		bots[b.Name] = b
 	}

@@ -31,6 +31,7 @@ func checkCommand() *cli.Command {
 			&cli.DurationFlag{Name: "startup", Value: referee.DefaultTimeControl.Startup, Usage: "time for each handshake answer"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed for the cards of the full game"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
+			sandboxFlag(),
 		},
 		Action: runCheck,
 	}
@@ -69,8 +70,20 @@ func runCheck(c *cli.Context) error {
 		defer os.Remove(f.Name())
 		b.Stderr = f.Name()
 	}
+	policy, err := sandboxPolicy(c)
+	if err != nil {
+		return err
+	}
+	if err := policy.Check(); err != nil {
+		return err
+	}
+	policy.Hide = append(policy.Hide, b.Stderr, c.String("bots"))
+	if err := checkSandboxed(policy, b); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.ErrWriter, "arena: check %s, isolation: %s\n", b.Name, policy.Describe())
 	log := logger(c.App.ErrWriter)
-	start := procStarter(b, nil, log)
+	start := procStarter(b, nil, policy, log)
 	opts := check.Options{
 		Bot:        c.Args().First(),
 		Time:       tc,

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/klaverjas-arena/arena/arena/confine"
 	"io"
 	"os"
 	"os/signal"
@@ -64,8 +65,21 @@ func runLeague(c *cli.Context) error {
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	signal.Ignore(syscall.SIGPIPE)
 	dbPath := c.String("db")
+	policy := confine.Policy{Off: f.SandboxOff}
+	if err := policy.Check(); err != nil {
+		return err
+	}
+	policy.Hide = append(policy.Hide, dbPath, snapshotPath(dbPath), dbPath+".holder", path)
+	var specs []botSpec
+	for _, b := range f.Bots {
+		policy.Hide = append(policy.Hide, b.Stderr)
+		specs = append(specs, leagueBotSpec(b))
+	}
+	if err := checkSandboxed(policy, specs...); err != nil {
+		return err
+	}
+	signal.Ignore(syscall.SIGPIPE)
 	db, err := store.Open(dbPath, store.Options{Command: "arena league " + path})
 	if err != nil {
 		return err
@@ -87,8 +101,7 @@ func runLeague(c *cli.Context) error {
 			es := make([]referee.Entrant, len(seats))
 			for i, b := range seats {
 				bot := f.Bots[b]
-				spec := botSpec{Name: bot.Name, Cmd: bot.Cmd, Dir: bot.Dir, Env: bot.Env, Stderr: bot.Stderr}
-				es[i] = referee.Entrant{Name: bot.Name, Start: procStarter(spec, placeAt(slot).bot(i), log)}
+				es[i] = referee.Entrant{Name: bot.Name, Start: procStarter(leagueBotSpec(bot), placeAt(slot).bot(i), policy, log)}
 			}
 			return es
 		},
@@ -117,6 +130,7 @@ func runLeague(c *cli.Context) error {
 		fmt.Fprintf(out, "note: the league file changed since the league started; continuing with it (--force, recorded)\n")
 	}
 	fmt.Fprintf(out, "league %s: %d matches%s, %d at once, database %s\n", l.Name, l.Matches, resumed, min(f.Concurrency, len(todo)), dbPath)
+	fmt.Fprintf(out, "isolation: %s\n", policy.Describe())
 	err = r.Run(c.Context, todo)
 	_ = os.Remove(r.Snapshot)
 	if errors.Is(err, league.ErrInterrupted) {
@@ -129,6 +143,11 @@ func runLeague(c *cli.Context) error {
 	}
 	fmt.Fprintf(out, "\nleague %s finished\n\n", l.Name)
 	return showStandings(out, db, l.Name, standingsOptions{})
+}
+
+// leagueBotSpec is how to run a league's bot.
+func leagueBotSpec(b league.Bot) botSpec {
+	return botSpec{Name: b.Name, Cmd: b.Cmd, Dir: b.Dir, Env: b.Env, Stderr: b.Stderr, Limits: b.Limits}
 }
 
 // snapshotPath is where a running league keeps its totals for arena standings.

@@ -50,6 +50,10 @@ func buildTools(t testing.TB) (arena string, bot []string) {
 		if buildError != nil {
 			return
 		}
+		// Open to the sandbox's user: the bots run from here.
+		if buildError = os.Chmod(buildDir, 0o755); buildError != nil {
+			return
+		}
 		arenaBin = filepath.Join(buildDir, "arena")
 		if out, err := exec.Command("go", "build", "-o", arenaBin, ".").CombinedOutput(); err != nil {
 			buildError = fmt.Errorf("go build: %v: %s", err, out)
@@ -109,7 +113,7 @@ func quoteAll(words []string) string {
 // deterministic). ARENA_SOAK=N kills N times instead of 8.
 func TestLeagueKill9Resume(t *testing.T) {
 	arena, _ := buildTools(t)
-	dir := t.TempDir()
+	dir := botDir(t)
 	file := writeLeague(t, dir, 3, 20, "")
 	db := filepath.Join(dir, "kill.db")
 	kills := 8
@@ -302,7 +306,7 @@ func checkStore(t *testing.T, path, file string) *store.Totals {
 // standings rate every bot from the pairwise results.
 func TestLeagueThreePlayer(t *testing.T) {
 	arena, _ := buildTools(t)
-	dir := t.TempDir()
+	dir := botDir(t)
 	file := writeLeague(t, dir, 4, 3, "[rules]\npreset = \"drie_spelers\"\ngame_end = \"deals:6\"\n")
 	db := filepath.Join(dir, "three.db")
 	if out, err := exec.Command(arena, "league", "--db", db, file).CombinedOutput(); err != nil {
@@ -343,7 +347,7 @@ func TestLeagueThreePlayer(t *testing.T) {
 
 // TestLeagueSecondArena: a second arena on a held database is told who holds it, at once.
 func TestLeagueSecondArena(t *testing.T) {
-	dir := t.TempDir()
+	dir := botDir(t)
 	file := writeLeague(t, dir, 2, 2, "")
 	path := filepath.Join(dir, "held.db")
 	db, err := store.Open(path, store.Options{Command: "arena league held.toml"})
@@ -382,7 +386,7 @@ func TestLeagueSecondArena(t *testing.T) {
 
 // TestLeagueCorruptDB: a garbage or truncated database is refused and left unchanged.
 func TestLeagueCorruptDB(t *testing.T) {
-	dir := t.TempDir()
+	dir := botDir(t)
 	file := writeLeague(t, dir, 2, 2, "")
 	good := filepath.Join(dir, "good.db")
 	if _, _, err := runArena(t, "league", "--db", good, file); err != nil {
@@ -431,7 +435,7 @@ func flip(data []byte, offsets ...int) []byte {
 // TestLeagueReadOnlyDir: a database that cannot be written is a clear error; one already
 // stored can still be read.
 func TestLeagueReadOnlyDir(t *testing.T) {
-	dir := t.TempDir()
+	dir := botDir(t)
 	file := writeLeague(t, dir, 2, 2, "")
 	roDir := filepath.Join(dir, "ro")
 	if err := os.Mkdir(roDir, 0o755); err != nil {
@@ -473,7 +477,7 @@ func TestLeagueReadOnlyDir(t *testing.T) {
 
 // TestLeagueChangedFile: a changed league file is refused, unless --force (recorded).
 func TestLeagueChangedFile(t *testing.T) {
-	dir := t.TempDir()
+	dir := botDir(t)
 	file := writeLeague(t, dir, 2, 2, "")
 	path := filepath.Join(dir, "arena.db")
 	if _, _, err := runArena(t, "league", "--db", path, file); err != nil {
@@ -511,7 +515,7 @@ func TestLeagueChangedFile(t *testing.T) {
 // TestLeagueFileErrors: every problem of a league file is reported together, before any
 // bot starts.
 func TestLeagueFileErrors(t *testing.T) {
-	dir := t.TempDir()
+	dir := botDir(t)
 	text := `games = 3
 colour = "red"
 format = "gauntlet"
@@ -549,7 +553,7 @@ cmd = ["` + filepath.Join(dir, "league.toml") + `"]
 // TestLeagueInterrupt: cancelling stops the league with the resume message; running it
 // again finishes it.
 func TestLeagueInterrupt(t *testing.T) {
-	dir := t.TempDir()
+	dir := botDir(t)
 	file := writeLeague(t, dir, 3, 12, "")
 	path := filepath.Join(dir, "arena.db")
 	var out, errOut bytes.Buffer
@@ -569,7 +573,7 @@ func TestLeagueInterrupt(t *testing.T) {
 // TestLeagueDiskFull fills a small tmpfs (root only): the league stops with a clear error
 // and what was stored stays readable and consistent.
 func TestLeagueDiskFull(t *testing.T) {
-	dir := t.TempDir()
+	dir := botDir(t)
 	file := writeLeague(t, dir, 2, 400, "")
 	mnt := filepath.Join(dir, "tiny")
 	if err := os.Mkdir(mnt, 0o755); err != nil {

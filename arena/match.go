@@ -13,7 +13,6 @@ import (
 
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee"
-	"github.com/klaverjas-arena/arena/referee/botproc"
 	"github.com/klaverjas-arena/arena/referee/rules"
 	"github.com/urfave/cli/v2"
 )
@@ -49,6 +48,7 @@ func matchCommand() *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"},
 			&cli.StringFlag{Name: "sprt", Usage: "stop as soon as a sequential test decides: `elo0=X,elo1=Y[,alpha=A,beta=B,normalized]`; --games is then the most pairs to play"},
 			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement: shared (the referee and the four bots on one CPU: fastest, see BENCHMARKS.md), spread (bots over all CPUs) or none"},
+			sandboxFlag(),
 		),
 		Action: runMatch,
 	}
@@ -199,6 +199,29 @@ func matchSetup(c *cli.Context) (referee.Config, []referee.Entrant, placement, f
 	if err != nil {
 		fail(err)
 	}
+	policy, err := sandboxPolicy(c)
+	if err != nil {
+		fail(err)
+	}
+	policy.Hide = append(policy.Hide, c.String("log"), c.String("trace"), c.String("bots"))
+	for _, b := range specs {
+		if b != nil && b.Stderr != "" {
+			policy.Hide = append(policy.Hide, b.Stderr)
+		}
+	}
+	if err := policy.Check(); err != nil {
+		fail(err)
+	} else if len(errs) == 0 {
+		seated := map[string]botSpec{}
+		for _, b := range specs {
+			seated[b.Name] = *b
+		}
+		for _, b := range seated {
+			if err := checkSandboxed(policy, b); err != nil {
+				fail(err)
+			}
+		}
+	}
 	if len(errs) > 0 {
 		return cfg, nil, cpus, noop, errors.Join(errs...)
 	}
@@ -213,7 +236,7 @@ func matchSetup(c *cli.Context) (referee.Config, []referee.Entrant, placement, f
 		dst  *io.Writer
 	}{{"log", &cfg.Log}, {"trace", &cfg.Trace}} {
 		if path := c.String(o.flag); path != "" {
-			f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+			f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 			if err != nil {
 				closeFiles()
 				return cfg, nil, cpus, noop, err
@@ -227,9 +250,9 @@ func matchSetup(c *cli.Context) (referee.Config, []referee.Entrant, placement, f
 		if b.Decision.Duration > 0 && b.Decision.Duration != cfg.Time.Decision {
 			fmt.Fprintf(c.App.ErrWriter, "note: bot %s asks for %v per decision; a match uses one time control (%v)\n", b.Name, b.Decision.Duration, cfg.Time.Decision)
 		}
-		entrants[i] = referee.Entrant{Name: b.Name, Start: procStarter(*b, cpus.bot(i), cfg.Logger)}
+		entrants[i] = referee.Entrant{Name: b.Name, Start: procStarter(*b, cpus.bot(i), policy, cfg.Logger)}
 	}
-	fmt.Fprintf(c.App.ErrWriter, "arena: match %s, seed %d, isolation: %s\n", cfg.ID, cfg.Seed, botproc.Limits())
+	fmt.Fprintf(c.App.ErrWriter, "arena: match %s, seed %d, isolation: %s\n", cfg.ID, cfg.Seed, policy.Describe())
 	return cfg, entrants, cpus, closeFiles, nil
 }
 

@@ -91,6 +91,11 @@ func survivors(marker string) []string {
 	return found
 }
 
+// floodTime is the decision time of the stderr flood: writing 30 MB through a pipe takes
+// well over 300 ms on a loaded machine (it failed about one run in three at load 4), and the
+// flood must not be mistaken for a timeout.
+const floodTime = "20s"
+
 func TestMatchHostileBots(t *testing.T) {
 	if _, err := os.Stat("/bin/bash"); err != nil {
 		t.Skip("bash is not installed: the hostile bots are bash scripts")
@@ -107,19 +112,26 @@ func TestMatchHostileBots(t *testing.T) {
 		{"illegal", notHeld, referee.FaultIllegal},
 		{"info-flood", `yes "info spam"`, referee.FaultFlood},
 		{"long-line", `head -c 100000 /dev/zero | tr '\0' x; echo; continue`, referee.FaultGarbage},
-		{"closes-stdout", "exec >&-; sleep 30", referee.FaultCrash},
+		// In its sandbox the bot's stdout is also held by bubblewrap's monitor, so a bot that
+		// closes it and lives on is a timeout; one that closes it and exits is a crash.
+		{"closes-stdout", "exec >&-; sleep 30", referee.FaultTimeout},
+		{"closes-stdout-exits", "exec >&-; exit 0", referee.FaultCrash},
 		{"escapes-setsid", `setsid bash -c "sleep 300" </dev/null >/dev/null 2>&1 & sleep 30`, referee.FaultTimeout},
-		{"stderr-flood", `head -c 30000000 /dev/zero >&2; shift 5; echo "$1"; continue`, ""},
+		{"stderr-flood", `head -c 30000000 /dev/zero >&2; shift 5; echo "$1"; continue`, ""}, // decision time: floodTime
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := botDir(t)
 			bad := writeBot(t, dir, "bad", tc.misbehave, "echo ok")
 			good := writeBot(t, dir, "good", ":", "echo ok")
 			var before runtime.MemStats
 			runtime.ReadMemStats(&before)
+			decision := "300ms"
+			if tc.name == "stderr-flood" {
+				decision = floodTime
+			}
 			out, errOut, err := runArena(t, "match", "bash "+bad, "bash "+good, "--games", "1", "--duplicate=false",
-				"-o", "game_end=deals:3", "--time", "300ms", "--seed", "7", "--json", "--log", filepath.Join(dir, "log.jsonl"))
+				"-o", "game_end=deals:3", "--time", decision, "--seed", "7", "--json", "--log", filepath.Join(dir, "log.jsonl"))
 			if err != nil {
 				t.Fatalf("arena error (bot faults must not be arena errors): %v\n%s", err, errOut)
 			}
@@ -172,7 +184,7 @@ func TestMatchHostileBots(t *testing.T) {
 }
 
 func TestMatchRefusedRuleset(t *testing.T) {
-	dir := t.TempDir()
+	dir := botDir(t)
 	picky := writeBot(t, dir, "picky", ":", `echo "refuse only amsterdams, sorry"`)
 	good := writeBot(t, dir, "good", ":", "echo ok")
 	_, _, err := runArena(t, "match", "bash "+picky, "bash "+good, "--games", "1")
@@ -196,7 +208,7 @@ func TestMatchThreePlayerSetup(t *testing.T) {
 		t.Fatalf("err %v: want --sprt and --deals refused for the three-player game", err)
 	}
 	root, _ := filepath.Abs("..")
-	bin := filepath.Join(t.TempDir(), "heuristic")
+	bin := filepath.Join(botDir(t), "heuristic")
 	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(root, "examplebots/go/heuristic")).CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
@@ -220,7 +232,7 @@ func TestMatchConfigErrorsAllReported(t *testing.T) {
 }
 
 func TestMatchSPRTStopsEarly(t *testing.T) {
-	dir := t.TempDir()
+	dir := botDir(t)
 	good := writeBot(t, dir, "good", ":", "echo ok")
 	reneger := writeBot(t, dir, "reneger", notHeld, "echo ok")
 	out, errOut, err := runArena(t, "match", "bash "+good, "bash "+reneger, "--games", "50", "-o", "game_end=deals:2",
@@ -244,7 +256,7 @@ func TestMatchSPRTStopsEarly(t *testing.T) {
 // processes, under several rulesets: no bot may fault, every deal must verify.
 func TestMatchExampleBots(t *testing.T) {
 	root, _ := filepath.Abs("..")
-	bin := t.TempDir()
+	bin := botDir(t)
 	for _, b := range []string{"random", "heuristic"} {
 		cmd := exec.Command("go", "build", "-o", filepath.Join(bin, b), "./examplebots/go/"+b)
 		cmd.Dir = root
@@ -285,7 +297,7 @@ func TestMatchExampleBots(t *testing.T) {
 			continue
 		}
 		t.Run(strings.Join(m.bots, "-vs-")+"-"+m.preset, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := botDir(t)
 			out, errOut, err := runArena(t, append(args, "--games", "1", "--preset", m.preset, "-o", "game_end=deals:4",
 				"--seed", "11", "--json", "--log", filepath.Join(dir, "log.jsonl"))...)
 			if err != nil {
@@ -312,4 +324,15 @@ func TestMatchExampleBots(t *testing.T) {
 			}
 		})
 	}
+}
+
+// botDir is a fresh temporary directory that a sandboxed bot may read: t.TempDir is 0700, and
+// a bot runs as another user (botproc.SandboxUID) when the tests run as root.
+func botDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

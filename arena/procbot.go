@@ -1,6 +1,10 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"github.com/klaverjas-arena/arena/arena/confine"
+	"github.com/urfave/cli/v2"
 	"os"
 	"sort"
 
@@ -10,9 +14,28 @@ import (
 )
 
 // procStarter returns a referee.Starter that runs the bot as a program under botproc, with
-// its environment (PATH and LANG, plus the bot's env) when the bot sets any.
-func procStarter(b botSpec, cpus []int, log zerolog.Logger) referee.Starter {
+// its environment (PATH and LANG, plus the bot's env) when the bot sets any, its limits, and
+// the sandbox of the policy.
+func procStarter(b botSpec, cpus []int, policy confine.Policy, log zerolog.Logger) referee.Starter {
+	return botproc.Starter(procSpec(b, cpus, policy), log)
+}
+
+// checkSandboxed reports what would keep each bot from starting in its sandbox, before any
+// starts.
+func checkSandboxed(policy confine.Policy, bots ...botSpec) error {
+	var errs []error
+	for _, b := range bots {
+		if err := botproc.CheckSandbox(procSpec(b, nil, policy)); err != nil {
+			errs = append(errs, fmt.Errorf("bot %q in its sandbox: %w", b.Name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// procSpec is how botproc runs the bot.
+func procSpec(b botSpec, cpus []int, policy confine.Policy) botproc.Spec {
 	spec := botproc.Spec{Name: b.Name, Argv: b.Cmd, Dir: b.Dir, StderrFile: b.Stderr, CPUs: cpus}
+	policy.Apply(&spec, b.Limits)
 	if len(b.Env) > 0 {
 		spec.Env = []string{"PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8"}
 		keys := make([]string, 0, len(b.Env))
@@ -24,5 +47,19 @@ func procStarter(b botSpec, cpus []int, log zerolog.Logger) referee.Starter {
 			spec.Env = append(spec.Env, k+"="+b.Env[k])
 		}
 	}
-	return botproc.Starter(spec, log)
+	return spec
+}
+
+// sandboxFlag is the --sandbox flag of the commands that run bots.
+func sandboxFlag() cli.Flag {
+	return &cli.StringFlag{Name: "sandbox", Value: "on", Usage: "on: every bot in its own sandbox (bubblewrap; see README); off: bots run unconfined, as the arena's user"}
+}
+
+// sandboxPolicy reads --sandbox.
+func sandboxPolicy(c *cli.Context) (confine.Policy, error) {
+	off, err := confine.ParseMode(c.String("sandbox"))
+	if err != nil {
+		return confine.Policy{}, fmt.Errorf("--sandbox: %w", err)
+	}
+	return confine.Policy{Off: off}, nil
 }

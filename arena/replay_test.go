@@ -13,7 +13,7 @@ import (
 // storedLeague runs a one-match league and returns the database and an export of it.
 func storedLeague(t *testing.T) (db, log string) {
 	t.Helper()
-	dir := t.TempDir()
+	dir := botDir(t)
 	file := writeLeague(t, dir, 2, 2, "")
 	db = filepath.Join(dir, "arena.db")
 	if _, _, err := runArena(t, "league", "--db", db, file); err != nil {
@@ -62,7 +62,7 @@ func TestReplayExportVerify(t *testing.T) {
 	// A tampered deal is reported with its file and line.
 	lines := strings.SplitAfter(string(data), "\n")
 	lines[4] = strings.Replace(lines[4], `"score":[`, `"score":[1`, 1)
-	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	bad := filepath.Join(botDir(t), "bad.jsonl")
 	os.WriteFile(bad, []byte(strings.Join(lines, "")), 0o644)
 	out, _, err = runArena(t, "replay", "--log", bad, "--verify")
 	if err == nil || !strings.Contains(out, bad+":5: match t/0 game 1 deal 5") || !strings.Contains(err.Error(), "1 of 32 deals") {
@@ -73,7 +73,7 @@ func TestReplayExportVerify(t *testing.T) {
 func TestReadLogDamage(t *testing.T) {
 	_, log := storedLeague(t)
 	data, _ := os.ReadFile(log)
-	dir := t.TempDir()
+	dir := botDir(t)
 	write := func(name string, b []byte) string {
 		p := filepath.Join(dir, name)
 		os.WriteFile(p, b, 0o644)
@@ -124,7 +124,7 @@ func FuzzReadLog(f *testing.F) {
 }
 
 func TestStandingsOutput(t *testing.T) {
-	dir := t.TempDir()
+	dir := botDir(t)
 	file := writeLeague(t, dir, 3, 4, "")
 	db := filepath.Join(dir, "arena.db")
 	if _, _, err := runArena(t, "league", "--db", db, file); err != nil {

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/klaverjas-arena/arena/arena/confine"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +35,7 @@ type Bot struct {
 	Env      map[string]string `toml:"env" json:"env,omitempty"`
 	Decision Duration          `toml:"decision" json:"decision,omitzero"` // a more generous time per decision for this bot
 	Stderr   string            `toml:"stderr" json:"stderr,omitempty"`
+	confine.Limits
 }
 
 // Duration is a time.Duration read from TOML as "1s" or "250ms".
@@ -83,6 +85,9 @@ type File struct {
 	RulesMap    map[string]any `toml:"rules"`
 	Time        Time           `toml:"time"`
 	Bots        []Bot          `toml:"bot"`
+	Sandbox     string         `toml:"sandbox"` // "on" (default) or "off"
+
+	SandboxOff bool `toml:"-"` // sandbox = "off": bots run unconfined
 
 	Path  string        `toml:"-"` // where it was read from
 	Hash  string        `toml:"-"` // SHA-256 of its bytes
@@ -181,6 +186,12 @@ func Parse(data []byte, path string) (*File, error) {
 		if err := f.Bots[i].check(); err != nil {
 			fail("%v", err)
 		}
+		for _, err := range f.Bots[i].Limits.Resolve(filepath.Dir(path)) {
+			fail("bot %q: %v", b.Name, err)
+		}
+	}
+	if f.SandboxOff, err = confine.ParseMode(f.Sandbox); err != nil {
+		fail("%v", err)
 	}
 	switch f.Format {
 	case RoundRobin:

@@ -1,6 +1,7 @@
 package botproc
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -24,12 +25,20 @@ var sigpipeOnce sync.Once
 //     child), while a caught signal is reset to its default in the child;
 //   - marks every open file descriptor above 2 close-on-exec, so that descriptors the arena
 //     inherited from its own parent (a shell's fd 3, a CI runner's sockets) never reach a bot.
-//     Go opens its own files close-on-exec already.
+//     Go opens its own files close-on-exec already;
+//   - makes the arena process not dumpable (prctl PR_SET_DUMPABLE 0): no process of the same
+//     user can ptrace it or read its memory, environment or file descriptors through /proc,
+//     where the deal being played lies in the clear. Its children are dumpable again from
+//     their exec on.
 //
-// It returns the first error met while sweeping file descriptors; the sweep goes on after one.
+// It returns the first error met; the other steps are done all the same.
 func Harden() error {
 	sigpipeOnce.Do(func() { signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE) })
-	return closeOnExecSweep()
+	dumpErr := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	if dumpErr != nil {
+		dumpErr = fmt.Errorf("botproc: make the arena not dumpable: %w", dumpErr)
+	}
+	return errors.Join(dumpErr, closeOnExecSweep())
 }
 
 // closeOnExecSweep sets FD_CLOEXEC on every open descriptor above 2.

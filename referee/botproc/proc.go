@@ -132,11 +132,21 @@ func (p *Proc) start(spec Spec) error {
 		env = DefaultEnv(dir)
 	}
 
-	cmd := exec.CommandContext(p.ctx, spec.Argv[0], spec.Argv[1:]...)
-	if cmd.Err != nil {
-		return cmd.Err
+	var cmd *exec.Cmd
+	if spec.Sandbox != nil {
+		var argsFile *os.File
+		var err error
+		if cmd, argsFile, err = p.sandboxCmd(spec, dir, env); err != nil {
+			return err
+		}
+		defer argsFile.Close()
+	} else {
+		cmd = exec.CommandContext(p.ctx, spec.Argv[0], spec.Argv[1:]...)
+		if cmd.Err != nil {
+			return cmd.Err
+		}
+		cmd.Dir, cmd.Env = dir, env
 	}
-	cmd.Dir, cmd.Env = dir, env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { p.killAll(); return nil }
 	cmd.WaitDelay = time.Second
@@ -159,7 +169,7 @@ func (p *Proc) start(spec Spec) error {
 	childEnds = append(childEnds, stderrW)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
 	if spec.StderrFile != "" {
-		if p.errFile, err = os.OpenFile(spec.StderrFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644); err != nil {
+		if p.errFile, err = os.OpenFile(spec.StderrFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err != nil {
 			return arenaError{fmt.Errorf("open stderr file: %w", err)}
 		}
 	}
@@ -209,6 +219,48 @@ func (p *Proc) start(spec Spec) error {
 	}
 	ev.Msg("botproc: started")
 	return nil
+}
+
+// sandboxCmd returns the command that runs the bot of spec in its sandbox (bwrap, reading
+// its arguments from the returned file, which the caller closes once the bot has started).
+// A program that cannot be found is the bot's fault; a sandbox that cannot be made is the
+// arena's.
+func (p *Proc) sandboxCmd(spec Spec, dir string, env []string) (*exec.Cmd, *os.File, error) {
+	sb := sandboxes()
+	if sb.err != nil {
+		return nil, nil, arenaError{fmt.Errorf("no sandbox: %w", sb.err)}
+	}
+	prog, err := resolveProgram(spec.Argv[0], dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if sb.root {
+		// The bot's own directories belong to the user it runs as. bwrap enters the working
+		// directory as root without CAP_DAC_OVERRIDE, so a fresh one is 0711, not 0700.
+		for _, d := range []string{p.tmpDir, spec.Sandbox.Scratch} {
+			if d != "" {
+				if err := os.Chown(d, SandboxUID, SandboxGID); err != nil {
+					return nil, nil, arenaError{fmt.Errorf("give %s to the sandbox user: %w", d, err)}
+				}
+			}
+		}
+		if p.tmpDir != "" {
+			if err := os.Chmod(p.tmpDir, 0o711); err != nil {
+				return nil, nil, arenaError{err}
+			}
+		}
+	}
+	plan, err := sb.plan(spec, dir, prog, env)
+	if err != nil {
+		return nil, nil, err
+	}
+	args, err := plan.argsFile()
+	if err != nil {
+		return nil, nil, arenaError{err}
+	}
+	cmd := exec.CommandContext(p.ctx, sb.bwrap, plan.bwrapArgs()...)
+	cmd.Dir, cmd.Env, cmd.ExtraFiles = "/", []string{}, []*os.File{args}
+	return cmd, args, nil
 }
 
 // abandon undoes a failed start.

@@ -22,7 +22,7 @@ type Spec struct {
 	// environment.
 	Env []string
 	// StderrFile, if set, is a file the bot's stderr is appended to as well, up to
-	// StderrFileMax bytes per run of the bot. It is created (mode 0644) if missing.
+	// StderrFileMax bytes per run of the bot. It is created (mode 0600) if missing.
 	StderrFile string
 	// CPUs, if set, is the CPU affinity of the bot's processes (sched_setaffinity, inherited
 	// from the first instruction on). A bot can change its own affinity: this is placement,
@@ -37,6 +37,9 @@ type Spec struct {
 	// (pids.max; a Go program uses about 5 threads, a JVM dozens). Ignored, with a warning
 	// in the log, where the machine has no pids controller.
 	PidsMax int
+	// Sandbox, if set, confines the bot (see Sandbox). Start fails with a plain error (the
+	// arena's trouble, not the bot's) where the machine cannot make one: see SandboxError.
+	Sandbox *Sandbox
 }
 
 // StderrFileMax is how many bytes of a bot's stderr are appended to Spec.StderrFile per run

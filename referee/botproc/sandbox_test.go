@@ -1,0 +1,406 @@
+package botproc
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The sandbox (Spec.Sandbox): what a bot can see and do, and what it cannot.
+
+// needSandbox skips the test, saying why, where the machine cannot make a sandbox.
+func needSandbox(t testing.TB) {
+	t.Helper()
+	if err := SandboxError(); err != nil {
+		t.Skipf("no sandbox on this machine: %v", err)
+	}
+}
+
+// sandboxed returns b confined by sb.
+func sandboxed(b bot, sb Sandbox) bot {
+	b.Sandbox = &sb
+	return b
+}
+
+// hostileScript tries, at its first request, every way a bot could learn what it must not
+// or hurt the arena and the other bots, and answers one line of "attempt=ok|denied" pairs.
+// $1.. are: the arena's pid, an opponent's pids (comma-separated), the TCP port of a listener
+// on 127.0.0.1, a world-writable directory outside the bot's, and the arena files to read.
+// ptrace is PTRACE_SEIZE, which does not stop the tracee. With kill=0 it only probes signal
+// permission (kill -0): used where the attempt would
+// otherwise succeed and hurt.
+const hostileScript = `
+arena=$1 opp=$2 port=$3 outside=$4 kill=$5; shift 5
+res=""
+try() { name=$1; shift; if "$@" >/dev/null 2>&1; then res="$res $name=ok"; else res="$res $name=denied"; fi; }
+read -r _req
+for pid in $arena ${opp//,/ }; do
+  try mem-$pid head -c 1 /proc/$pid/mem
+  try memrd-$pid python3 -c "import sys; f=open('/proc/$pid/mem','rb'); import re; m=open('/proc/$pid/maps').read().split()[0].split('-')[0]; f.seek(int(m,16)); f.read(16)"
+  try environ-$pid head -c 1 /proc/$pid/environ
+  try cmdline-$pid test -s /proc/$pid/cmdline
+  try fd0-$pid head -c 0 /proc/$pid/fd/0
+  try fdls-$pid ls /proc/$pid/fd/
+  try cwd-$pid ls /proc/$pid/cwd/
+  try ptrace-$pid python3 -c "import ctypes,sys; l=ctypes.CDLL(None, use_errno=True); sys.exit(0 if l.ptrace(0x4206, $pid, 0, 0)==0 else 1)"
+  try kill-$pid kill -$kill $pid
+done
+for f in "$@"; do try read-$(basename $f) head -c 1 "$f"; try exists-$(basename $f) test -e "$f"; done
+try tcp bash -c "exec 3<>/dev/tcp/127.0.0.1/$port"
+try write-outside touch "$outside/written-by-bot"
+try write-own-dir touch ./written-by-bot
+try tty sh -c 'echo hello > /dev/tty'
+try home ls /home/ /root/
+try sys ls /sys/fs/cgroup
+echo "ans$res"
+read -r _req
+`
+
+// hostileAttempts runs the hostile script as b (sandboxed or not) against the arena (this
+// process), the opponent, a listener and files, and returns the attempts and their results.
+func hostileAttempts(t *testing.T, b bot, oppPids []int, files []string, kill string) map[string]string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	outside := t.TempDir()
+	if err := os.Chmod(outside, 0o1777); err != nil {
+		t.Fatal(err)
+	}
+	var opp []string
+	for _, pid := range oppPids {
+		opp = append(opp, strconv.Itoa(pid))
+	}
+	b.Argv = append([]string{"/bin/bash", "-c", hostileScript, b.mark, strconv.Itoa(os.Getpid()), strings.Join(opp, ","),
+		strconv.Itoa(ln.Addr().(*net.TCPAddr).Port), outside, kill}, files...)
+	p := mustStart(t, b)
+	r := exchange(t, p, "req go", 60*time.Second)
+	got := map[string]string{}
+	for _, kv := range strings.Fields(strings.TrimPrefix(r.Line, "ans")) {
+		k, v, _ := strings.Cut(kv, "=")
+		got[k] = v
+	}
+	if _, err := os.Stat(filepath.Join(outside, "written-by-bot")); err == nil && got["write-outside"] != "ok" {
+		t.Errorf("the bot wrote outside its directory but says it did not")
+	}
+	return got
+}
+
+// opponent starts a sandboxed bot that waits, and returns its host pids (bwrap and the bot).
+func opponent(t *testing.T) (*Proc, []int) {
+	t.Helper()
+	o := sandboxed(pyBot(t, pyReady+"for line in sys.stdin:\n    print('ans alive')\n"), Sandbox{})
+	p := mustStart(t, o)
+	ready(t, p)
+	pids := findMarked(o.mark)
+	if len(pids) == 0 {
+		t.Fatal("opponent's processes not found")
+	}
+	return p, pids
+}
+
+// arenaFiles makes files as the arena would (mode 0600): one in the bot's working directory,
+// listed in Sandbox.Hide, and one outside anything the bot sees.
+func arenaFiles(t *testing.T, botDir string) (inDir, outside string) {
+	t.Helper()
+	inDir = filepath.Join(botDir, "arena.db")
+	outside = filepath.Join(t.TempDir(), "deals.log")
+	for _, f := range []string{inDir, outside} {
+		if err := os.WriteFile(f, []byte("all four hands\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return inDir, outside
+}
+
+// TestSandbox_Hostile: from inside its sandbox a bot cannot read the memory, environment,
+// command line or descriptors of the arena or of another bot, ptrace or kill either, open the
+// arena's files by path, connect to a listener on 127.0.0.1, write outside its directory
+// (or in it) or open a terminal. Unsandboxed, the same script succeeds at much of it, so the
+// test can tell.
+func TestSandbox_Hostile(t *testing.T) {
+	needSandbox(t)
+	botDir := t.TempDir()
+	if err := os.Chmod(botDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hidden, outsideFile := arenaFiles(t, botDir)
+
+	opp, oppPids := opponent(t)
+	b := sandboxed(shBot(t, ""), Sandbox{Hide: []string{hidden}})
+	b.Dir = botDir
+	got := hostileAttempts(t, b, oppPids, []string{hidden, outsideFile}, "9")
+	t.Logf("sandboxed: %v", got)
+	if len(got) < 20 {
+		t.Fatalf("only %d attempts reported: %v", len(got), got)
+	}
+	for k, v := range got {
+		if v != "denied" {
+			t.Errorf("sandboxed bot: %s succeeded", k)
+		}
+	}
+	// The opponent lives on, untouched.
+	if r := exchange(t, opp, "req still-there", 10*time.Second); r.Line == "" {
+		t.Error("opponent did not answer")
+	}
+	if opp.ExitStatus() != "" {
+		t.Errorf("opponent exited: %s", opp.ExitStatus())
+	}
+
+	// Control: the same attempts without a sandbox (signals only probed).
+	c := shBot(t, "")
+	c.Dir = botDir
+	ctl := hostileAttempts(t, c, oppPids, []string{hidden, outsideFile}, "0")
+	t.Logf("unsandboxed: %v", ctl)
+	var okCount int
+	for _, k := range []string{"read-arena.db", "read-deals.log", "tcp", "write-outside", fmt.Sprintf("cmdline-%d", os.Getpid())} {
+		if ctl[k] == "ok" {
+			okCount++
+		}
+	}
+	if okCount < 4 {
+		t.Errorf("unsandboxed control: expected most attempts to succeed, got %v", ctl)
+	}
+}
+
+// TestSandbox_View: what a sandboxed bot sees: user nobody, no capabilities, no_new_privs, its
+// own processes only, loopback only, a private writable /tmp, a read-only working directory,
+// only the four devices, the configured environment, and no host directories it was not given.
+func TestSandbox_View(t *testing.T) {
+	needSandbox(t)
+	botDir := t.TempDir()
+	if err := os.Chmod(botDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(botDir, "book.txt"), []byte("opening book\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	extra := t.TempDir()
+	if err := os.Chmod(extra, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(extra, "weights"), []byte("w\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := `read -r _
+id=$(id -u):$(id -g)
+caps=$(grep CapEff /proc/self/status | tr -d '[:space:]')
+nnp=$(grep NoNewPrivs /proc/self/status | tr -d '[:space:]')
+procs=$(ls /proc | grep -c '^[0-9]')
+ifs=$(ls /sys/class/net 2>/dev/null | wc -l)
+devs=$(ls /dev | tr '\n' ,)
+book=$(cat book.txt | tr ' ' _)
+weights=$(cat ` + extra + `/weights)
+echo x > /tmp/t && tmp=ok || tmp=no
+touch ./new 2>/dev/null && own=writable || own=readonly
+env=$(env | grep -v '^_=' | grep -v '^PWD=' | grep -v '^SHLVL=' | sort | tr '\n' ,)
+ls /home >/dev/null 2>&1 && home=yes || home=no
+hn=$(uname -n)
+echo "ans id=$id $caps $nnp procs=$procs devs=$devs book=$book weights=$weights tmp=$tmp own=$own home=$home host=$hn env=$env"
+read -r _`
+	b := sandboxed(shBot(t, script), Sandbox{ReadOnly: []string{extra}})
+	b.Argv[0] = "/bin/bash"
+	b.Dir = botDir
+	b.Env = []string{"PATH=/usr/bin:/bin", "BOTPROC_MARK=" + b.mark, "LEVEL=2"}
+	p := mustStart(t, b)
+	line := exchange(t, p, "req view", 30*time.Second).Line
+	want := []string{
+		fmt.Sprintf("id=%d:%d", SandboxUID, SandboxGID), "CapEff:0000000000000000", "NoNewPrivs:1",
+		"devs=fd,null,random,stderr,stdin,stdout,urandom,zero,", "book=opening_book", "weights=w",
+		"tmp=ok", "own=readonly", "home=no",
+		"env=BOTPROC_MARK=" + b.mark + ",LEVEL=2,PATH=/usr/bin:/bin,",
+	}
+	for _, w := range want {
+		if !strings.Contains(line, " "+w) {
+			t.Errorf("sandbox view: want %q in %q", w, line)
+		}
+	}
+	if h, _ := os.Hostname(); strings.Contains(line, "host="+h+" ") {
+		t.Errorf("the bot sees the host's name: %q", line)
+	}
+	// Its processes: the sandbox's init, the shell, and what the shell runs for ls: at most 6.
+	procs := strings.TrimPrefix(fieldWith(line, "procs="), "procs=")
+	if n, err := strconv.Atoi(procs); err != nil || n > 6 {
+		t.Errorf("the bot sees %s processes, want only its own: %q", procs, line)
+	}
+}
+
+// fieldWith returns the first space-separated field of line that starts with prefix.
+func fieldWith(line, prefix string) string {
+	for _, f := range strings.Fields(line) {
+		if strings.HasPrefix(f, prefix) {
+			return f
+		}
+	}
+	return ""
+}
+
+// TestSandbox_HideLater: a file the arena creates in the bot's directory after the bot
+// started is not visible either; the bot's view of a directory holding a hidden file is
+// fixed at start.
+func TestSandbox_HideLater(t *testing.T) {
+	needSandbox(t)
+	botDir := t.TempDir()
+	if err := os.Chmod(botDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(botDir, "arena.db")
+	if err := os.WriteFile(db, []byte("secret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b := sandboxed(shBot(t, `while read -r req; do set -- $req; if [ -e "$2" ]; then echo "ans seen"; else echo "ans absent"; fi; done`),
+		Sandbox{Hide: []string{db, db + ".standings.json"}})
+	b.Dir = botDir
+	p := mustStart(t, b)
+	if r := exchange(t, p, "req "+db, 30*time.Second); r.Line != "ans absent" {
+		t.Errorf("hidden file: %q", r.Line)
+	}
+	snap := db + ".standings.json"
+	if err := os.WriteFile(snap+".tmp", []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(snap+".tmp", snap); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{snap, filepath.Join(botDir, "later.txt")} {
+		if f != snap {
+			if err := os.WriteFile(f, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if r := exchange(t, p, "req "+f, 10*time.Second); r.Line != "ans absent" {
+			t.Errorf("%s, created after the bot started: %q", filepath.Base(f), r.Line)
+		}
+	}
+}
+
+// TestSandbox_Limits: a memory bomb is a MemoryLimit fault and a fork bomb gets no more than
+// PidsMax processes, with the limits the arena uses by default.
+func TestSandbox_Limits(t *testing.T) {
+	needSandbox(t)
+	s := cgroups()
+	if s.v2Parent == "" || (!s.v2Memory && s.v1Memory == nil) || (!s.v2Pids && s.v1Pids == nil) {
+		t.Skipf("no memory and pids cgroup controllers here: %s", Limits())
+	}
+	t.Run("memory", func(t *testing.T) {
+		b := sandboxed(pyBot(t, pyReady+"sys.stdin.readline()\nx = bytearray(2 << 30)\nprint('ans survived')\n"), Sandbox{})
+		b.MemoryMax, b.PidsMax = 1<<30, 256
+		p := mustStart(t, b)
+		ready(t, p)
+		_, err := p.Exchange([]byte("req bomb\n"), true, 30*time.Second)
+		wantFault(t, err, MemoryLimit)
+	})
+	t.Run("fork", func(t *testing.T) {
+		b := sandboxed(pyBot(t, pyReady+`import os
+sys.stdin.readline()
+n = 0
+for i in range(400):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        time.sleep(60)
+        os._exit(0)
+    n += 1
+print('ans', n)
+sys.stdin.readline()
+`), Sandbox{})
+		b.MemoryMax, b.PidsMax = 1<<30, 256
+		p := mustStart(t, b)
+		ready(t, p)
+		r := exchange(t, p, "req bomb", 60*time.Second)
+		n, err := strconv.Atoi(strings.TrimPrefix(r.Line, "ans "))
+		if err != nil || n >= 256 || n < 100 {
+			t.Errorf("fork bomb: %q forks, want fewer than 256 (and the bomb to have run)", r.Line)
+		}
+	})
+}
+
+// TestSandbox_StartFailures: a missing program is the bot's StartFailed fault, as without a
+// sandbox.
+func TestSandbox_StartFailures(t *testing.T) {
+	needSandbox(t)
+	b := sandboxed(shBot(t, ""), Sandbox{})
+	b.Argv = []string{"no-such-program-here"}
+	_, err := Start(context.Background(), b.Spec, testLog(t))
+	wantFault(t, err, StartFailed)
+}
+
+// unprivilegedEnv marks the run of this test binary under an ordinary user id.
+const unprivilegedEnv = "BOTPROC_UNPRIVILEGED_RUN"
+
+// TestSandbox_Unprivileged runs the sandbox tests again as an ordinary user (uid
+// SandboxUID), where bubblewrap uses an unprivileged user namespace instead of root.
+func TestSandbox_Unprivileged(t *testing.T) {
+	if os.Getenv(unprivilegedEnv) != "" {
+		t.Skip("already the unprivileged run")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("not root: this run is the unprivileged one already (the sandbox tests above ran as this user)")
+	}
+	needSandbox(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "botproc-unprivileged-*") // not t.TempDir: its parent is 0700
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyExe := filepath.Join(dir, "botproc.test")
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(copyExe, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(dir, "home")
+	if err := os.Mkdir(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(home, SandboxUID, SandboxGID); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, copyExe, "-test.run", "^TestSandbox_(Hostile|View|HideLater|StartFailures)$", "-test.v")
+	cmd.Dir = home
+	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "TMPDIR=" + home, unprivilegedEnv + "=1"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: SandboxUID, Gid: SandboxGID}}
+	out, err := cmd.CombinedOutput()
+	t.Logf("as uid %d:\n%s", SandboxUID, out)
+	if err != nil {
+		t.Fatalf("sandbox tests as an ordinary user: %v", err)
+	}
+	for _, name := range []string{"TestSandbox_Hostile", "TestSandbox_View", "TestSandbox_HideLater"} {
+		if !slices.Contains(strings.Fields(string(out)), name) || strings.Contains(string(out), "--- SKIP: "+name) {
+			t.Errorf("%s did not run as an ordinary user", name)
+		}
+	}
+}
