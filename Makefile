@@ -2,14 +2,26 @@
 GO ?= go
 BIN := bin
 
-.PHONY: ratings-full demo demo-game soak test fmt-check vet staticcheck unit python bench fuzz build clean
+.PHONY: ratings-full demo demo-game soak test deps fmt-check vet staticcheck unit python bench fuzz build clean
 
 build:
 	$(GO) build -o $(BIN)/arena ./arena
 
+## deps: install bubblewrap, which sandboxes every bot (README, "Bots cannot cheat"), when it
+## is missing: with apt-get as root, otherwise say how.
+deps:
+	@command -v bwrap >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing bubblewrap (the bots' sandbox)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; \
+	  else \
+	    echo "bubblewrap (bwrap) sandboxes the bots and is not installed: apt-get install bubblewrap, dnf install bubblewrap or pacman -S bubblewrap"; \
+	    exit 1; \
+	  fi; }
+
 ## demo: build the arena and the example bots, run a small round-robin league of them
 ## (arena/league/examples/demo.toml) into a fresh database, and print the standings.
-demo: build
+demo: deps build
 	$(GO) build -o $(BIN)/random ./examplebots/go/random
 	$(GO) build -o $(BIN)/heuristic ./examplebots/go/heuristic
 	@dir=$$(mktemp -d) && echo "database $$dir/arena.db" && \
@@ -26,7 +38,7 @@ soak:
 
 ## test: every check CI runs: formatting, vet, staticcheck, the race-enabled Go tests and the
 ## Python SDK's tests (which also run the shell and JavaScript bots).
-test: fmt-check vet staticcheck unit python
+test: deps fmt-check vet staticcheck unit python
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klaverjas-arena/arena/arena/check"
 	"github.com/klaverjas-arena/arena/arena/store"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/klaverjas-arena/arena/referee/botproc"
@@ -341,6 +342,51 @@ func TestSandboxBombs(t *testing.T) {
 			if s := survivors(dir); len(s) > 0 {
 				t.Errorf("%d bomb processes survived the match", len(s))
 			}
+		})
+	}
+}
+
+// TestCheckSandboxItem: arena check runs the bot in its sandbox and lists what the bot's
+// stderr says was refused; a bot that keeps to its rights passes the item.
+func TestCheckSandboxItem(t *testing.T) {
+	if err := botproc.SandboxError(); err != nil {
+		t.Skipf("no sandbox on this machine: %v", err)
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, cmd string
+		status    check.Status
+		got       string
+	}{
+		{"keeps-to-its-rights", "exec bash examplebots/shell/random.sh", check.Pass, ""},
+		{"writes-the-system", "touch /usr/share/cheat; exec bash examplebots/shell/random.sh", check.Warn, "/usr/share/cheat"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := botDir(t)
+			bots := filepath.Join(dir, "bots.toml")
+			text := fmt.Sprintf("[[bot]]\nname = %q\ncmd = [\"bash\", \"-c\", %q]\ndir = %q\nstderr = %q\n",
+				tc.name, tc.cmd, root, filepath.Join(dir, "stderr.txt"))
+			if err := os.WriteFile(bots, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, errOut, err := runArena(t, "check", tc.name, "--bots", bots, "--json")
+			var rep check.Report
+			if jerr := json.Unmarshal([]byte(out), &rep); jerr != nil {
+				t.Fatalf("check: %v %v\n%s\n%s", err, jerr, out, errOut)
+			}
+			for _, it := range rep.Items {
+				if it.Name != "sandbox" {
+					continue
+				}
+				if it.Status != tc.status || !strings.Contains(it.Got, tc.got) {
+					t.Errorf("sandbox item %+v, want %s with %q", it, tc.status, tc.got)
+				}
+				return
+			}
+			t.Errorf("no sandbox item in the report: %s", out)
 		})
 	}
 }

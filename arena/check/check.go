@@ -83,8 +83,11 @@ type Options struct {
 	// its growth is the exact number of bytes the bot wrote. Without it the check adds up the
 	// captured stderr of each run, which may leave out the middle of a long one.
 	StderrFile string
-	Seed       uint64        // the full game's cards
-	QuitWait   time.Duration // how long the bot has to exit after quit; default 1 s
+	Seed       uint64 // the full game's cards
+	// Sandbox says what confines the bot (botproc.SandboxDescription), or "" for none; with
+	// it the sandbox item lists what the bot's stderr says it was refused.
+	Sandbox  string
+	QuitWait time.Duration // how long the bot has to exit after quit; default 1 s
 }
 
 // Exiter is implemented by connections to a bot process that can say how it ended
@@ -159,6 +162,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	c.add(c.timingItem())
 	c.add(c.stderrItem(stderrStart))
+	c.add(c.sandboxItem(stderrStart))
 	c.finish()
 	return &c.report, nil
 }

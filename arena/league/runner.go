@@ -214,7 +214,7 @@ func (r *Runner) writeSnapshot(t *store.Totals) {
 		return
 	}
 	tmp := r.Snapshot + ".tmp"
-	if os.WriteFile(tmp, data, 0o644) == nil {
+	if os.WriteFile(tmp, data, 0o600) == nil {
 		_ = os.Rename(tmp, r.Snapshot)
 	}
 }

@@ -98,7 +98,7 @@ func Open(path string, opt Options) (db *DB, err error) {
 			db, err = nil, fmt.Errorf("%w: %s: %v; the file was not changed", ErrCorrupt, path, r)
 		}
 	}()
-	b, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: opt.Timeout, ReadOnly: opt.ReadOnly})
+	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.Timeout, ReadOnly: opt.ReadOnly})
 	if err != nil {
 		return nil, openError(path, err)
 	}
@@ -216,7 +216,7 @@ func (db *DB) checkSchema() error {
 func (db *DB) writeHolder(command string) {
 	h := Holder{PID: os.Getpid(), Command: command, Started: time.Now()}
 	data, _ := json.Marshal(h)
-	_ = os.WriteFile(db.holderPath, data, 0o644)
+	_ = os.WriteFile(db.holderPath, data, 0o600)
 }
 
 func readHolder(path string) *Holder {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -144,4 +145,44 @@ func BenchmarkCPUTime(b *testing.B) {
 			processCPUClock(p.Pid())
 		}
 	})
+}
+
+// BenchmarkStart measures what a bot's start costs the arena: Start, the first answer of a
+// shell bot and Stop, without and with its sandbox (the same limits: memory and pids
+// cgroups). It reports the median and the 95th percentile of the whole cycle.
+//
+//	go test -run '^$' -bench Start -benchtime 200x ./referee/botproc/
+func BenchmarkStart(b *testing.B) {
+	for _, sandbox := range []bool{false, true} {
+		name := "plain"
+		if sandbox {
+			name = "sandbox"
+		}
+		b.Run(name, func(b *testing.B) {
+			bot := shBot(b, `read -r _; echo "ans ready"; read -r _`)
+			bot.MemoryMax, bot.PidsMax = 1<<30, 256
+			if sandbox {
+				needSandbox(b)
+				bot.Sandbox = &Sandbox{}
+			}
+			var took []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				p, err := Start(context.Background(), bot.Spec, zerolog.Nop())
+				if err != nil {
+					b.Fatal(err)
+				}
+				if r, err := p.Exchange([]byte("req ready\n"), true, 10*time.Second); err != nil || r.Line != "ans ready" {
+					b.Fatalf("%q %v", r.Line, err)
+				}
+				if err := p.Stop(time.Second); err != nil {
+					b.Fatal(err)
+				}
+				took = append(took, time.Since(start))
+			}
+			slices.Sort(took)
+			b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "ms-p50")
+			b.ReportMetric(float64(took[len(took)*95/100].Microseconds())/1000, "ms-p95")
+		})
+	}
 }
