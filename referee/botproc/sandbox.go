@@ -131,7 +131,9 @@ func probeSandbox() *sandboxSupport {
 	if err := cmd.Run(); err != nil {
 		s.err = fmt.Errorf("bubblewrap cannot make a sandbox here (%v): %s", err, strings.TrimSpace(stderr.String()))
 		if !s.root {
-			s.err = fmt.Errorf("%w; unprivileged user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone, user.max_user_namespaces, or Ubuntu's kernel.apparmor_restrict_unprivileged_userns)", s.err)
+			s.err = fmt.Errorf("%w; unprivileged user namespaces may be turned off: sysctl user.max_user_namespaces or kernel.unprivileged_userns_clone, "+
+				"or on Ubuntu 24.04 kernel.apparmor_restrict_unprivileged_userns (load the bwrap-userns-restrict AppArmor profile from the apparmor-profiles package); "+
+				"or run the arena as root", s.err)
 		}
 	}
 	return s
