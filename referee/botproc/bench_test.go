@@ -15,8 +15,8 @@ import (
 )
 
 // BenchmarkExchange measures one request/answer round trip with the test binary as an echo
-// bot, through botproc and through a bare pipe to the same program, with the bot and the
-// arena free to use any CPU or all pinned to CPU 0.
+// bot, through botproc (without and with the bot's sandbox) and through a bare pipe to the
+// same program, with the bot and the arena free to use any CPU or all pinned to CPU 0.
 //
 //	go test -run '^$' -bench Exchange -benchtime 20000x ./referee/botproc/
 func BenchmarkExchange(b *testing.B) {
@@ -25,13 +25,18 @@ func BenchmarkExchange(b *testing.B) {
 		if pinned {
 			suffix = "/samecpu"
 		}
-		b.Run("botproc"+suffix, func(b *testing.B) { benchBotproc(b, pinned) })
+		b.Run("botproc"+suffix, func(b *testing.B) { benchBotproc(b, pinned, false) })
+		b.Run("sandbox"+suffix, func(b *testing.B) { benchBotproc(b, pinned, true) })
 		b.Run("rawpipe"+suffix, func(b *testing.B) { benchRawPipe(b, pinned) })
 	}
 }
 
-func benchBotproc(b *testing.B, pinned bool) {
+func benchBotproc(b *testing.B, pinned, sandbox bool) {
 	bot := goBot(b, "echo")
+	if sandbox {
+		needSandbox(b)
+		bot.Sandbox = &Sandbox{}
+	}
 	if pinned {
 		defer pinArena(b, 0)()
 		bot.CPUs = []int{0}

@@ -260,9 +260,14 @@ func TestArenaKilled(t *testing.T) {
 	}
 	assertGone(t, mark)
 
+	// Any arena process starting meanwhile on this machine (another test binary of
+	// go test ./..., another developer's run) sweeps the dead arena's leftovers first; then
+	// there is nothing left for this test's sweep, and that part is not tested here.
 	tmp, _ := filepath.Glob(filepath.Join(os.TempDir(), fmt.Sprintf("%s%d-*", tempPrefix, arena.Process.Pid)))
-	if len(tmp) != 1 {
+	if len(tmp) > 1 {
 		t.Errorf("the killed arena left working directories %v, want one", tmp)
+	} else if len(tmp) == 0 {
+		t.Logf("the killed arena's working directory was swept already by another arena process")
 	}
 	sweepTempDirs(os.Getpid())
 	for _, dir := range tmp {
@@ -288,7 +293,7 @@ func TestArenaKilled(t *testing.T) {
 		stale = append(stale, m...)
 	}
 	if len(stale) == 0 {
-		t.Error("the killed arena left no cgroups; the sweep is not tested")
+		t.Logf("the killed arena's cgroups were swept already by another arena process; this sweep is not tested")
 	}
 	s.sweepStale(os.Getpid())
 	for _, dir := range stale {
