@@ -27,6 +27,7 @@ func newApp(out, errOut io.Writer) *cli.App {
 			standingsCommand(),
 			replayCommand(),
 			exportCommand(),
+			keygenCommand(),
 		},
 	}
 }

@@ -29,9 +29,13 @@ func leagueCommand() *cli.Command {
 		ArgsUsage: "FILE",
 		Description: "Plays every match of the league's schedule, several at once, each one duplicate pair,\n" +
 			"and stores every deal in the database as it finishes. Ctrl-C stops cleanly; running the\n" +
-			"same command again resumes where it stopped (also after a crash or kill -9).",
+			"same command again resumes where it stopped (also after a crash or kill -9).\n" +
+			"The cards are derived from the league's seed and a secret key made when the league\n" +
+			"starts and kept in the database, so that knowing the league file reveals no hand;\n" +
+			"--key FILE (arena keygen) gives the key instead, to reproduce a league or run it in shards.",
 		Flags: []cli.Flag{
 			dbFlag(),
+			&cli.StringFlag{Name: "key", Usage: "secret deal key `FILE` (arena keygen) to start the league with, for a reproducible or sharded league (default: a fresh key kept in the database); on resume it must be the league's key"},
 			&cli.BoolFlag{Name: "force", Usage: "continue although the league file changed since the league started (recorded)"},
 			&cli.IntFlag{Name: "concurrency", Usage: "matches at once (overrides the league file)"},
 			&cli.IntFlag{Name: "standings-every", Usage: "print the standings every `N` matches (0: only at the end)"},
@@ -61,6 +65,10 @@ func runLeague(c *cli.Context) error {
 	if err != nil {
 		errs = append(errs, err)
 	}
+	key, err := keyFromFlag(c)
+	if err != nil {
+		errs = append(errs, err)
+	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
@@ -82,7 +90,7 @@ func runLeague(c *cli.Context) error {
 		return p
 	}
 	r := &league.Runner{
-		File: f, DB: db, Force: c.Bool("force"), Logger: log, Snapshot: snapshotPath(dbPath),
+		File: f, DB: db, Force: c.Bool("force"), Key: key, Logger: log, Snapshot: snapshotPath(dbPath),
 		Entrants: func(slot int, seats []int) []referee.Entrant {
 			es := make([]referee.Entrant, len(seats))
 			for i, b := range seats {
@@ -112,6 +120,9 @@ func runLeague(c *cli.Context) error {
 	resumed := ""
 	if len(todo) < l.Matches {
 		resumed = fmt.Sprintf(" (resumed: %d done)", l.Matches-len(todo))
+	}
+	if r.Unkeyed {
+		fmt.Fprintf(out, "note: league %s was started before deal keys: it keeps dealing from its seed alone, which a bot that knows the seed can use; start a new league for secret deals\n", l.Name)
 	}
 	if r.Forced {
 		fmt.Fprintf(out, "note: the league file changed since the league started; continuing with it (--force, recorded)\n")

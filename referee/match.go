@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"strings"
 	"sync"
 	"time"
@@ -35,6 +34,7 @@ type Config struct {
 	Games      int  // deal sets; with Duplicate each is played twice
 	Duplicate  bool // replay every game with the hands moved one seat on
 	Seed       uint64
+	Key        []byte     // secret deal key of KeySize bytes, never logged (DealRand); nil: cards from the seed alone
 	Deals      []DealSpec // predefined deals, used instead of shuffling (see DealSpec)
 	Time       TimeControl
 	MaxFaults  int // faults of one bot after which it is not restarted (default 3)
@@ -98,6 +98,9 @@ func Run(ctx context.Context, cfg Config, entrants []Entrant) (*Result, error) {
 		return nil, errors.New("a match needs at least one game")
 	}
 	if err := cfg.Rules.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkKey(cfg.Key); err != nil {
 		return nil, err
 	}
 	if _, err := rules.NewTableGame(&cfg.Rules, len(entrants), protocol.North); err != nil {
@@ -174,7 +177,7 @@ func (m *match) play() error {
 	}
 	game := 0
 	for pair := range m.cfg.Games {
-		firstDealer := protocol.Seat(rand.New(rand.NewPCG(m.cfg.Seed, uint64(pair))).IntN(table))
+		firstDealer := protocol.Seat(FirstDealerRand(m.cfg.Key, m.cfg.Seed, pair).IntN(table))
 		start := m.specs.pos
 		for play := range plays {
 			if err := m.ctx.Err(); err != nil {
@@ -248,11 +251,12 @@ func (m *match) playGame(pair, rotation, number int, firstDealer protocol.Seat) 
 }
 
 // dealSetup returns the cards for a deal: a predefined deal, or a shuffle determined by the
-// seed, the pair, the deal number and the attempt. Every game of a duplicate set gets the
-// same cards, dealt from its own dealer, so the hands move one seat on from game to game.
+// key, the seed, the pair, the deal number and the attempt (DealRand). Every game of a
+// duplicate set gets the same cards, dealt from its own dealer, so the hands move one seat
+// on from game to game.
 func (m *match) dealSetup(pair, dealNo, attempt int, g *rules.Game) rules.Setup {
 	rs := &m.cfg.Rules
-	rng := rand.New(rand.NewPCG(m.cfg.Seed, uint64(pair)<<32|uint64(dealNo)<<8|uint64(attempt)))
+	rng := DealRand(m.cfg.Key, m.cfg.Seed, pair, dealNo, attempt)
 	setup := rules.Setup{Dealer: m.seating.DealDealer(), FirstOfMatch: g.FirstDeal()}
 	if spec, ok := m.specs.next(attempt); ok {
 		spec.apply(rs, &setup, rng)
@@ -272,7 +276,7 @@ func (m *match) playDeal(setup rules.Setup, pair, rotation int, game, dealNo, at
 	}
 	d := &m.deal
 	m.rec = &DealRecord{V: LogVersion, Match: m.cfg.ID, Pair: pair, Mirror: rotation > 0, Rotation: rotation, Game: game, Deal: dealNo, Attempt: attempt,
-		Rules: *rs, Seed: m.cfg.Seed, Dealer: m.seating.Dealer.String(), First: setup.FirstOfMatch}
+		Rules: *rs, Seed: m.cfg.Seed, Keyed: m.cfg.Key != nil, Dealer: m.seating.Dealer.String(), First: setup.FirstOfMatch}
 	if m.seating.SitsOut() {
 		m.rec.Table = m.seating.Table
 	}

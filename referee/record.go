@@ -27,6 +27,9 @@ type DealRecord struct {
 	Attempt  int           `json:"attempt"` // redeals of this deal so far
 	Rules    rules.Ruleset `json:"rules"`
 	Seed     uint64        `json:"seed"`
+	// Keyed is true when the cards were derived with a secret key besides the seed
+	// (Config.Key): the seed alone does not reproduce them (absent otherwise).
+	Keyed bool `json:"keyed,omitempty"`
 	// Table is 4 when four sit at a three-player game, the dealer sitting out; else omitted.
 	Table   int           `json:"table,omitempty"`
 	Seats   [4]string     `json:"seats"` // bot names per table seat, N E S W

@@ -22,6 +22,7 @@ type League struct {
 	Rules    rules.Ruleset `json:"rules"`
 	Bots     []string      `json:"bots"` // rating indices: Bots[i] is bot i
 	Matches  int           `json:"matches"`
+	Keyed    bool          `json:"keyed,omitempty"` // its cards are derived with a secret key (DealKey)
 	Created  time.Time     `json:"created"`
 	Forced   []Forced      `json:"forced,omitempty"`
 	Finished time.Time     `json:"finished,omitzero"`
@@ -79,6 +80,7 @@ const dealsFill = 0.9
 var (
 	keyInfo       = []byte("info")
 	keyTotals     = []byte("totals")
+	keyDealKey    = []byte("dealkey")
 	bucketMatches = []byte("matches")
 	bucketDeals   = []byte("deals")
 )
@@ -111,27 +113,68 @@ func (db *DB) League(name string) (*League, error) {
 
 // PutLeague stores the league record, creating the league with empty totals if new.
 func (db *DB) PutLeague(l *League) error {
+	return db.update(func(tx *bolt.Tx) error { return putLeague(tx, l) })
+}
+
+// CreateLeague creates a new league with empty totals and, in the same transaction, its
+// deal key (nil for none; l.Keyed is set to match), so that no match can run without it.
+// It fails if the league exists.
+func (db *DB) CreateLeague(l *League, key []byte) error {
+	l.Keyed = key != nil
 	return db.update(func(tx *bolt.Tx) error {
-		b, err := tx.Bucket(bucketLeagues).CreateBucketIfNotExists([]byte(l.Name))
+		if tx.Bucket(bucketLeagues).Bucket([]byte(l.Name)) != nil {
+			return fmt.Errorf("league %q exists already", l.Name)
+		}
+		if err := putLeague(tx, l); err != nil {
+			return err
+		}
+		if key == nil {
+			return nil
+		}
+		return tx.Bucket(bucketLeagues).Bucket([]byte(l.Name)).Put(keyDealKey, key)
+	})
+}
+
+// DealKey returns the league's secret deal key, or nil for a league without one (started
+// by an arena older than deal keys). Nothing the arena writes for people or bots shows it.
+func (db *DB) DealKey(league string) ([]byte, error) {
+	var key []byte
+	err := db.view(func(tx *bolt.Tx) error {
+		b, err := leagueBucket(tx, league)
 		if err != nil {
 			return err
 		}
-		for _, sub := range [][]byte{bucketMatches, bucketDeals} {
-			if _, err := b.CreateBucketIfNotExists(sub); err != nil {
-				return err
+		if k := b.Get(keyDealKey); k != nil {
+			if len(k) != referee.KeySize {
+				return fmt.Errorf("%w: league %q: its deal key has %d bytes, not %d", ErrCorrupt, league, len(k), referee.KeySize)
 			}
+			key = bytes.Clone(k)
 		}
-		if b.Get(keyTotals) == nil {
-			t := Totals{Bots: make([]BotTotals, len(l.Bots))}
-			for i, name := range l.Bots {
-				t.Bots[i].Name = name
-			}
-			if err := putJSON(b, keyTotals, &t); err != nil {
-				return err
-			}
-		}
-		return putJSON(b, keyInfo, l)
+		return nil
 	})
+	return key, err
+}
+
+func putLeague(tx *bolt.Tx, l *League) error {
+	b, err := tx.Bucket(bucketLeagues).CreateBucketIfNotExists([]byte(l.Name))
+	if err != nil {
+		return err
+	}
+	for _, sub := range [][]byte{bucketMatches, bucketDeals} {
+		if _, err := b.CreateBucketIfNotExists(sub); err != nil {
+			return err
+		}
+	}
+	if b.Get(keyTotals) == nil {
+		t := Totals{Bots: make([]BotTotals, len(l.Bots))}
+		for i, name := range l.Bots {
+			t.Bots[i].Name = name
+		}
+		if err := putJSON(b, keyTotals, &t); err != nil {
+			return err
+		}
+	}
+	return putJSON(b, keyInfo, l)
 }
 
 // PutBot records how a bot is run (as last used).
@@ -349,7 +392,7 @@ func forEachDeal(b *bolt.Bucket, index int, l *League, m *Match, fn func(*refere
 	prefix := u32(index)
 	c := b.Bucket(bucketDeals).Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		rec := referee.DealRecord{V: referee.LogVersion, Match: m.ID, Rules: l.Rules, Seed: m.Seed}
+		rec := referee.DealRecord{V: referee.LogVersion, Match: m.ID, Rules: l.Rules, Seed: m.Seed, Keyed: l.Keyed}
 		if err := decodeRow(v, &rec); err != nil {
 			return fmt.Errorf("match %s: %w", m.ID, err)
 		}

@@ -80,7 +80,7 @@ var (
 )
 
 // Open opens (creating if needed, unless read-only) the database at path and checks its
-// schema version.
+// schema version. A new file gets mode 0600: it holds the leagues' secret deal keys.
 func Open(path string, opt Options) (db *DB, err error) {
 	if opt.Timeout <= 0 {
 		opt.Timeout = DefaultTimeout
@@ -98,7 +98,7 @@ func Open(path string, opt Options) (db *DB, err error) {
 			db, err = nil, fmt.Errorf("%w: %s: %v; the file was not changed", ErrCorrupt, path, r)
 		}
 	}()
-	b, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: opt.Timeout, ReadOnly: opt.ReadOnly})
+	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.Timeout, ReadOnly: opt.ReadOnly})
 	if err != nil {
 		return nil, openError(path, err)
 	}

@@ -187,3 +187,38 @@ func TestOpen_UncleanIsChecked(t *testing.T) {
 	}
 	db.Close()
 }
+
+// TestDealKey: a league created with a key keeps it beside its record (never in it), a league
+// created without one (or by PutLeague, as before deal keys) has none, and a league is
+// created once.
+func TestDealKey(t *testing.T) {
+	db, path := MustOpen(t)
+	key := bytes.Repeat([]byte{0xa5}, referee.KeySize)
+	l := &League{Name: "k", Rules: rules.Default(), Bots: []string{"a", "b"}, Matches: 1}
+	if err := db.CreateLeague(l, key); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateLeague(l, key); err == nil {
+		t.Error("a league was created twice")
+	}
+	if err := db.PutLeague(&League{Name: "old", Rules: rules.Default(), Bots: []string{"a", "b"}, Matches: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string][]byte{"k": key, "old": nil} {
+		got, err := db.DealKey(name)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("league %s: key %x, %v; want %x", name, got, err, want)
+		}
+	}
+	stored, err := db.League("k")
+	if err != nil || !stored.Keyed {
+		t.Fatalf("league record: %+v, %v", stored, err)
+	}
+	info, _ := json.Marshal(stored)
+	if bytes.Contains(info, key) || strings.Contains(string(info), "a5a5a5a5") {
+		t.Errorf("the key is in the league record: %s", info)
+	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("a new database file: mode %v, %v; want 0600", st.Mode(), err)
+	}
+}
