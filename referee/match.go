@@ -174,7 +174,7 @@ func (m *match) play() error {
 	}
 	game := 0
 	for pair := range m.cfg.Games {
-		firstDealer := protocol.Seat(rand.New(rand.NewPCG(m.cfg.Seed, uint64(pair))).IntN(table))
+		firstDealer := FirstDealer(m.cfg.Seed, pair, table)
 		start := m.specs.pos
 		for play := range plays {
 			if err := m.ctx.Err(); err != nil {
@@ -192,6 +192,13 @@ func (m *match) play() error {
 		}
 	}
 	return nil
+}
+
+// FirstDealer returns the table seat that deals first in the first game of deal set pair:
+// drawn from the match seed, so that a replayed match seats the same dealers. A duplicate
+// set's later games start one seat further on each (rotation).
+func FirstDealer(seed uint64, pair, table int) protocol.Seat {
+	return protocol.Seat(rand.New(rand.NewPCG(seed, uint64(pair))).IntN(table))
 }
 
 // DuplicateGames returns how many games a duplicate set has at a table of the given size:

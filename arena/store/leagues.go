@@ -147,10 +147,15 @@ func (db *DB) Matches(league string) ([]Match, error) {
 		if err != nil {
 			return err
 		}
-		return b.Bucket(bucketMatches).ForEach(func(_, v []byte) error {
+		old := legacy(tx)
+		return b.Bucket(bucketMatches).ForEach(func(k, v []byte) error {
+			data, err := unseal(k, v, old)
+			if err != nil {
+				return fmt.Errorf("league %s: %w", league, err)
+			}
 			var m Match
-			if err := json.Unmarshal(v, &m); err != nil {
-				return fmt.Errorf("%w: match record: %v", ErrCorrupt, err)
+			if err := json.Unmarshal(data, &m); err != nil {
+				return fmt.Errorf("%w: league %s: %s: %v", ErrCorrupt, league, describeKey(k), err)
 			}
 			out = append(out, m)
 			return nil
@@ -202,7 +207,8 @@ func (db *DB) PutDeal(league string, match int, rec *referee.DealRecord) error {
 		}
 		deals := b.Bucket(bucketDeals)
 		deals.FillPercent = dealsFill
-		return deals.Put(dealKey(match, rec), data)
+		key := dealKey(match, rec)
+		return deals.Put(key, seal(key, data))
 	})
 }
 
@@ -223,7 +229,8 @@ func (db *DB) PutDeals(league string, match int, recs []referee.DealRecord) erro
 		deals := b.Bucket(bucketDeals)
 		deals.FillPercent = dealsFill
 		for i := range recs {
-			if err := deals.Put(dealKey(match, &recs[i]), rows[i]); err != nil {
+			key := dealKey(match, &recs[i])
+			if err := deals.Put(key, seal(key, rows[i])); err != nil {
 				return err
 			}
 		}
@@ -347,11 +354,16 @@ func (db *DB) DealCount(league string) (int, error) {
 
 func forEachDeal(b *bolt.Bucket, index int, l *League, m *Match, fn func(*referee.DealRecord) error) error {
 	prefix := u32(index)
+	old := legacy(b.Tx())
 	c := b.Bucket(bucketDeals).Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		rec := referee.DealRecord{V: referee.LogVersion, Match: m.ID, Rules: l.Rules, Seed: m.Seed}
-		if err := decodeRow(v, &rec); err != nil {
-			return fmt.Errorf("match %s: %w", m.ID, err)
+		data, err := unseal(k, v, old)
+		if err == nil {
+			err = decodeRow(data, &rec)
+		}
+		if err != nil {
+			return fmt.Errorf("league %s match %s: %w", l.Name, m.ID, err)
 		}
 		if err := fn(&rec); err != nil {
 			return err
@@ -369,12 +381,16 @@ func leagueBucket(tx *bolt.Tx, name string) (*bolt.Bucket, error) {
 }
 
 func getJSON(b *bolt.Bucket, key []byte, v any) error {
-	data := b.Get(key)
-	if data == nil {
-		return fmt.Errorf("record %q: %w", key, ErrNotFound)
+	stored := b.Get(key)
+	if stored == nil {
+		return fmt.Errorf("%s: %w", describeKey(key), ErrNotFound)
+	}
+	data, err := unseal(key, stored, legacy(b.Tx()))
+	if err != nil {
+		return err
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("%w: record %q: %v", ErrCorrupt, key, err)
+		return fmt.Errorf("%w: %s: %v", ErrCorrupt, describeKey(key), err)
 	}
 	return nil
 }
@@ -384,5 +400,5 @@ func putJSON(b *bolt.Bucket, key []byte, v any) error {
 	if err != nil {
 		return err
 	}
-	return b.Put(key, data)
+	return b.Put(key, seal(key, data))
 }
