@@ -171,12 +171,20 @@ func isTerminal(w io.Writer) bool {
 }
 
 // openForReading opens the database read-only for a command that only reads it, and says
-// what to do when a running league holds it.
+// what to do when a running league holds it. It checks the whole file first (every page and
+// every stored checksum), so that a damaged page is reported whatever the command reads.
 func openForReading(c *cli.Context, what string) (*store.DB, error) {
 	db, err := store.Open(c.String("db"), store.Options{ReadOnly: true})
 	var held *store.HeldError
 	if errors.As(err, &held) {
 		return nil, fmt.Errorf("%s needs to read the database, and %w.\nbbolt allows one writer or any number of readers, not both: run this again when the league stops\n(Ctrl-C stops it cleanly; running the same league command again resumes it)", what, err)
 	}
-	return db, err
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Verify(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
 }

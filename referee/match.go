@@ -177,7 +177,7 @@ func (m *match) play() error {
 	}
 	game := 0
 	for pair := range m.cfg.Games {
-		firstDealer := protocol.Seat(FirstDealerRand(m.cfg.Key, m.cfg.Seed, pair).IntN(table))
+		firstDealer := FirstDealer(m.cfg.Key, m.cfg.Seed, pair, table)
 		start := m.specs.pos
 		for play := range plays {
 			if err := m.ctx.Err(); err != nil {
@@ -195,6 +195,14 @@ func (m *match) play() error {
 		}
 	}
 	return nil
+}
+
+// FirstDealer returns the table seat that deals first in the first game of deal set pair:
+// drawn from the deal key and the match seed (FirstDealerRand), so that a replayed match
+// seats the same dealers. A duplicate set's later games start one seat further on each
+// (rotation). A nil key is the unkeyed derivation, from the seed alone.
+func FirstDealer(key []byte, seed uint64, pair, table int) protocol.Seat {
+	return protocol.Seat(FirstDealerRand(key, seed, pair).IntN(table))
 }
 
 // DuplicateGames returns how many games a duplicate set has at a table of the given size:

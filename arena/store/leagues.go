@@ -131,7 +131,7 @@ func (db *DB) CreateLeague(l *League, key []byte) error {
 		if key == nil {
 			return nil
 		}
-		return tx.Bucket(bucketLeagues).Bucket([]byte(l.Name)).Put(keyDealKey, key)
+		return tx.Bucket(bucketLeagues).Bucket([]byte(l.Name)).Put(keyDealKey, seal(keyDealKey, key))
 	})
 }
 
@@ -144,7 +144,11 @@ func (db *DB) DealKey(league string) ([]byte, error) {
 		if err != nil {
 			return err
 		}
-		if k := b.Get(keyDealKey); k != nil {
+		if v := b.Get(keyDealKey); v != nil {
+			k, err := unseal(keyDealKey, v, legacy(tx))
+			if err != nil {
+				return fmt.Errorf("league %s: %w", league, err)
+			}
 			if len(k) != referee.KeySize {
 				return fmt.Errorf("%w: league %q: its deal key has %d bytes, not %d", ErrCorrupt, league, len(k), referee.KeySize)
 			}
@@ -190,10 +194,15 @@ func (db *DB) Matches(league string) ([]Match, error) {
 		if err != nil {
 			return err
 		}
-		return b.Bucket(bucketMatches).ForEach(func(_, v []byte) error {
+		old := legacy(tx)
+		return b.Bucket(bucketMatches).ForEach(func(k, v []byte) error {
+			data, err := unseal(k, v, old)
+			if err != nil {
+				return fmt.Errorf("league %s: %w", league, err)
+			}
 			var m Match
-			if err := json.Unmarshal(v, &m); err != nil {
-				return fmt.Errorf("%w: match record: %v", ErrCorrupt, err)
+			if err := json.Unmarshal(data, &m); err != nil {
+				return fmt.Errorf("%w: league %s: %s: %v", ErrCorrupt, league, describeKey(k), err)
 			}
 			out = append(out, m)
 			return nil
@@ -245,7 +254,8 @@ func (db *DB) PutDeal(league string, match int, rec *referee.DealRecord) error {
 		}
 		deals := b.Bucket(bucketDeals)
 		deals.FillPercent = dealsFill
-		return deals.Put(dealKey(match, rec), data)
+		key := dealKey(match, rec)
+		return deals.Put(key, seal(key, data))
 	})
 }
 
@@ -266,7 +276,8 @@ func (db *DB) PutDeals(league string, match int, recs []referee.DealRecord) erro
 		deals := b.Bucket(bucketDeals)
 		deals.FillPercent = dealsFill
 		for i := range recs {
-			if err := deals.Put(dealKey(match, &recs[i]), rows[i]); err != nil {
+			key := dealKey(match, &recs[i])
+			if err := deals.Put(key, seal(key, rows[i])); err != nil {
 				return err
 			}
 		}
@@ -390,11 +401,16 @@ func (db *DB) DealCount(league string) (int, error) {
 
 func forEachDeal(b *bolt.Bucket, index int, l *League, m *Match, fn func(*referee.DealRecord) error) error {
 	prefix := u32(index)
+	old := legacy(b.Tx())
 	c := b.Bucket(bucketDeals).Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		rec := referee.DealRecord{V: referee.LogVersion, Match: m.ID, Rules: l.Rules, Seed: m.Seed, Keyed: l.Keyed}
-		if err := decodeRow(v, &rec); err != nil {
-			return fmt.Errorf("match %s: %w", m.ID, err)
+		data, err := unseal(k, v, old)
+		if err == nil {
+			err = decodeRow(data, &rec)
+		}
+		if err != nil {
+			return fmt.Errorf("league %s match %s: %w", l.Name, m.ID, err)
 		}
 		if err := fn(&rec); err != nil {
 			return err
@@ -412,12 +428,16 @@ func leagueBucket(tx *bolt.Tx, name string) (*bolt.Bucket, error) {
 }
 
 func getJSON(b *bolt.Bucket, key []byte, v any) error {
-	data := b.Get(key)
-	if data == nil {
-		return fmt.Errorf("record %q: %w", key, ErrNotFound)
+	stored := b.Get(key)
+	if stored == nil {
+		return fmt.Errorf("%s: %w", describeKey(key), ErrNotFound)
+	}
+	data, err := unseal(key, stored, legacy(b.Tx()))
+	if err != nil {
+		return err
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("%w: record %q: %v", ErrCorrupt, key, err)
+		return fmt.Errorf("%w: %s: %v", ErrCorrupt, describeKey(key), err)
 	}
 	return nil
 }
@@ -427,5 +447,5 @@ func putJSON(b *bolt.Bucket, key []byte, v any) error {
 	if err != nil {
 		return err
 	}
-	return b.Put(key, data)
+	return b.Put(key, seal(key, data))
 }
