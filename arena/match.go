@@ -231,7 +231,7 @@ func matchSetup(c *cli.Context) (referee.Config, []referee.Entrant, placement, f
 		if b.Decision.Duration > 0 && b.Decision.Duration != cfg.Time.Decision {
 			fmt.Fprintf(c.App.ErrWriter, "note: bot %s asks for %v per decision; a match uses one time control (%v)\n", b.Name, b.Decision.Duration, cfg.Time.Decision)
 		}
-		entrants[i] = referee.Entrant{Name: b.Name, Start: procStarter(*b, cpus.bot(i), cfg.Logger)}
+		entrants[i] = referee.Entrant{Name: b.Name, HelloName: b.Unnamed, Start: procStarter(*b, cpus.bot(i), cfg.Logger)}
 	}
 	fmt.Fprintf(c.App.ErrWriter, "arena: match %s, seed %d%s, isolation: %s\n", cfg.ID, cfg.Seed, keyedNote(cfg), botproc.Limits())
 	return cfg, entrants, cpus, closeFiles, nil

@@ -571,6 +571,9 @@ func printReplay(w io.Writer, d *located, st cardStyle) {
 		}
 		fmt.Fprintf(w, "  score   %s\n", strings.Join(parts, "   "))
 	}
+	for _, x := range r.Rejected {
+		fmt.Fprintf(w, "  rejected: %s (%s) decision %d (%s) %s: %s\n", x.Seat, x.Bot, x.Decision, x.Request, x.Kind, x.Detail)
+	}
 	for _, f := range r.Faults {
 		fmt.Fprintf(w, "  fault: %s (%s) %s: %s\n", f.Seat, f.Bot, f.Kind, f.Detail)
 	}

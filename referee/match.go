@@ -291,6 +291,10 @@ func (m *match) playDeal(setup rules.Setup, pair, rotation int, game, dealNo, at
 	if setup.Skart != 0 {
 		m.rec.Skart = setup.Skart.String()
 	}
+	var active protocol.Active // who plays, when the dealer sits out
+	for i := range active.Seats {
+		active.Seats[i] = m.seating.TableSeat(protocol.Seat(i))
+	}
 	for i, s := range m.seats {
 		var hand protocol.CardSet
 		if ds := m.seating.DealSeat(s.pos); ds != protocol.NoSeat {
@@ -299,6 +303,9 @@ func (m *match) playDeal(setup rules.Setup, pair, rotation int, game, dealNo, at
 		}
 		m.rec.Seats[i] = s.name
 		s.queue(&protocol.Dealt{Number: dealNo, Dealer: m.seating.Dealer, Hand: hand})
+		if m.seating.SitsOut() {
+			s.queue(&active)
+		}
 	}
 	for _, c := range setup.Pile {
 		m.rec.Pile = append(m.rec.Pile, c.String())
@@ -411,8 +418,19 @@ func (m *match) decide(s *seat) *Fault {
 		if m.cfg.Rules.FaultPolicy != rules.FaultRetry || retry >= m.cfg.MaxRetries || fault.Kind == FaultTimeout {
 			return fault
 		}
-		s.queue(&protocol.Fault{Kind: "rejected", Detail: string(fault.Kind) + " " + fault.Detail})
+		m.reject(s, req, fault)
 	}
+}
+
+// reject records an answer rejected under fault_policy = retry, in the deal record and the
+// log, and queues the bot's "fault rejected" before the request is sent again.
+func (m *match) reject(s *seat, req protocol.Message, f *Fault) {
+	request, _, _ := strings.Cut(protocol.Line(req), " ")
+	x := Rejection{Seat: s.pos.String(), Bot: s.name, Decision: len(m.rec.Actions) + 1, Request: request, Kind: f.Kind, Detail: f.Detail}
+	m.rec.Rejected = append(m.rec.Rejected, x)
+	m.cfg.Logger.Warn().Str("bot", s.name).Str("seat", x.Seat).Int("game", m.rec.Game).Int("deal", m.rec.Deal).
+		Int("decision", x.Decision).Str("request", request).Str("kind", string(f.Kind)).Str("detail", f.Detail).Msg("answer rejected: asked again")
+	s.queue(&protocol.Fault{Kind: "rejected", Detail: string(f.Kind) + " " + oneLine(f.Detail)})
 }
 
 // request builds the request for the seat to move, with the time it may take.
@@ -587,7 +605,7 @@ func (m *match) handshake(s *seat) error {
 	if hello.Version != protocol.Version {
 		return &Fault{Kind: FaultStart, Detail: fmt.Sprintf("handshake: bot chose protocol version %d; the arena speaks %d", hello.Version, protocol.Version)}
 	}
-	if s.name == "" {
+	if s.name == "" || s.entrant.HelloName {
 		s.name = hello.Name
 	}
 	s.stats.Name, s.stats.Author = s.name, hello.Author

@@ -66,6 +66,8 @@ func TestDealRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := playMatch(t, "x/0", 99)
+	// fault_policy = retry's rejected answers are kept too.
+	recs[0].Rejected = []referee.Rejection{{Seat: "E", Bot: "b", Decision: 1, Request: "bid", Kind: referee.FaultGarbage, Detail: `"hearts" is not a bid`}}
 	m := Match{Index: 0, ID: "x/0", Seed: 99, Seats: []int{0, 1, 0, 1}}
 	if err := db.StartMatch("x", &m); err != nil {
 		t.Fatal(err)

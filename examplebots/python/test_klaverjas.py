@@ -105,6 +105,7 @@ class TestParse(unittest.TestCase):
             ("claim 1000 C JS,TS,KS,8S", kj.ClaimRequest(1000, "C", ["JS", "TS", "KS", "8S"])),
             ("discard 1000 H 9H,7S 8C,9H,7S", kj.DiscardRequest(1000, "H", ["9H", "7S"], ["8C", "9H", "7S"])),
             ("dealt 2 W -", kj.Dealt(2, "W", [])),
+            ("active W N E", kj.Active(["W", "N", "E"])),
             ("scored made 90,50,20 92,48,22 0,0,0 - -", kj.Scored("made", [90, 50, 20], [92, 48, 22], [0, 0, 0], None, None)),
             ("scored made 0,270,0,0 0,162,0,0 0,0,0,0 E -", kj.Scored("made", [0, 270, 0, 0], [0, 162, 0, 0], [0, 0, 0, 0], "E", None)),
             ("gameover 90,50,20", kj.GameOver([90, 50, 20])),
@@ -693,6 +694,8 @@ def play_game3(testcase, bots, rng, deals=3, claims=False, honest_claims=True):
         skart = kj.sort_cards(deck[30:])
         for seat in seats:
             bots[seat].tell("dealt %d %s %s" % (number, dealer, ",".join(hands.get(seat, [])) or "-"))
+        if len(seats) == 4:
+            tell("active " + " ".join(active))
         maker = None
         for seat in active:
             bid = ask(seat, "bid 1000 %s C D H S pass" % ",".join(hands[seat]))
@@ -907,6 +910,22 @@ class TestThreePlayers(unittest.TestCase):
                 reply = s.handle("play 1000 C E 8H,AH 7C,8C,JC,7D,KD,9H,TH,JH,QS,KS 9H TH JH")
                 self.assertIn(reply, ["9H", "TH", "JH"])
                 self.assertIsNone(s.handle("gameover 0,100,0,0"))
+
+    def test_active_line_at_a_table_of_four(self):
+        """The active line tells who plays before any W shows: seats, order, next player."""
+        s = kj.Session(ExampleBot())
+        for line in ["klaverjas 1", RULES3 % "automatic", "game 1 N 1000 0 0", "dealt 1 E 7C,8C,JC,7D,KD,9H,TH,JH,QS,KS"]:
+            s.handle(line)
+        self.assertEqual((s.state.table, s.state.seats(), s.state.playing()), (3, "NES", ["S", "N", "E"]))
+        self.assertIsNone(s.handle("active S W N"))
+        st = s.state
+        self.assertEqual((st.table, st.seats(), st.playing(), st.unknown), (4, "NSW", ["S", "W", "N"], []))
+        self.assertEqual((st.next_player("S"), st.next_player("W"), st.next_player("N")), ("W", "N", "S"))
+        self.assertEqual(st.opponents(), ["S", "W"])
+        s.handle("dealt 2 S 8C,9C,TC,8D,9D,7H,8H,7S,8S,9S")
+        self.assertFalse(st.sitting_out)
+        self.assertIsNone(s.handle("active W N E"))
+        self.assertEqual((st.seats(), st.playing()), ("NEW", ["W", "N", "E"]))
 
     def test_dealt_dash_parses_at_four_seats(self):
         s = kj.Session(ExampleBot())

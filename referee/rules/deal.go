@@ -351,6 +351,7 @@ func (d *Deal) finishTrick() {
 	d.won[side]++
 	d.toMove = rec.Winner
 	if d.rules.RoemClaiming == RoemClaimRequired {
+		rec.Scored = 0 // until the claim: the record may hold a trick of an earlier deal
 		d.phase = PhaseClaim
 		return
 	}
@@ -370,7 +371,8 @@ func (d *Deal) nextTrick() {
 
 // Claim is the trick winner's roem claim under roem_claiming = claim_required. Claiming no
 // more than the trick holds scores the claim (so an unclaimed roem is lost); claiming more is
-// a false claim: nothing is scored and the opponents receive false_claim_penalty as roem.
+// a false claim: nothing is scored for the trick (its Scored is 0) and the opponents receive
+// false_claim_penalty as roem.
 func (d *Deal) Claim(points int) error {
 	if d.phase != PhaseClaim {
 		return ErrWrongPhase

@@ -156,8 +156,8 @@ func checkFinishedThree(t *rapid.T, rs *Ruleset, d *Deal) {
 func checkScoreThree(t *rapid.T, rs *Ruleset, m int, res Result) {
 	total := rs.TotalCardPoints()
 	allRoem := res.Roem[0] + res.Roem[1] + res.Roem[2]
-	made := 2*(res.CardPoints[m]+res.Roem[m]) > total // 82 of 162
-	var raw [protocol.MaxSeats]float64                // before rounding
+	made := res.CardPoints[m]+res.Roem[m] >= 82 // Appendix A, whatever last_trick_bonus is
+	var raw [protocol.MaxSeats]float64          // before rounding
 	for s := range 3 {
 		pit := 0
 		if res.TricksWon[s] == 10 {

@@ -241,9 +241,8 @@ func (r *Ruleset) checkConsistency(errs *optionErrors) {
 // choose between four-player variants must keep the value that matches it (or their default
 // where they do not apply). Options that still apply: draaikaart_first_deal_clubs (unused:
 // no cards are turned), deal_packets (must add up to 10), roem_claiming,
-// false_claim_penalty (paid to each of the two others), last_trick_bonus (the Player needs
-// more than half of 152 + last_trick_bonus), pit_bonus, fault_policy, renege_extra_roem and
-// game_end.
+// false_claim_penalty (paid to each of the two others), last_trick_bonus (the Player still
+// needs 82), pit_bonus, fault_policy, renege_extra_roem and game_end.
 func (r *Ruleset) checkThreePlayer(errs *optionErrors) {
 	const why = "with players = 3 "
 	fixed := func(name, value, want, reason string) {

@@ -44,10 +44,18 @@ func (r *Ruleset) SideOf(s Seat) int {
 // TotalCardPoints returns the card points in a deal: 152 on the cards plus the last-trick bonus.
 func (r *Ruleset) TotalCardPoints() int { return 152 + r.LastTrickBonus }
 
+// makeThreshold is the fixed number of points that makes a deal under nat_rule =
+// card_points_at_least_82 (card points alone) and at a table of three (card points + roem,
+// Appendix A), whatever the last-trick bonus.
+const makeThreshold = 82
+
 // ScoreDeal scores a played deal (rules.md §7) from the per-side card points, roem and tricks.
 //
+// With nat_rule = card_points_at_least_82 the makers make the deal with at least 82 card
+// points (makeThreshold), roem ignored, whatever last_trick_bonus is.
+//
 // At a table of three (Appendix A) each player is a side. The Player (maker) makes his deal
-// with at least half the card points plus one (82 of 162) in card points + roem; then each
+// with at least 82 in card points + roem (makeThreshold, whatever last_trick_bonus is); then each
 // player scores his card points + roem, plus pit_bonus for all ten tricks. If he is nat he
 // scores 0 and the two others each score half of all card points + all roem (plus pit_bonus
 // for one who took all ten tricks). Every score is then rounded to the nearest ten, halves
@@ -72,7 +80,7 @@ func ScoreDeal(r *Ruleset, makerSide int, cards, roem, tricks [protocol.MaxSeats
 	}
 	made := cards[makerSide]+roem[makerSide] > otherCards+otherRoem
 	if r.NatRule == NatCardPointsAtLeast82 {
-		made = cards[makerSide] > r.TotalCardPoints()/2
+		made = cards[makerSide] >= makeThreshold
 	}
 	if made {
 		res.Outcome = Made
@@ -111,7 +119,7 @@ func scoreThree(r *Ruleset, maker int, res *Result) {
 		}
 		return 0
 	}
-	if res.CardPoints[maker]+res.Roem[maker] > r.TotalCardPoints()/2 {
+	if res.CardPoints[maker]+res.Roem[maker] >= makeThreshold {
 		res.Outcome = Made
 		for s := range 3 {
 			res.Score[s] = RoundScore(res.CardPoints[s] + res.Roem[s] + pit(s))
