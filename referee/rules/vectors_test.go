@@ -14,7 +14,8 @@ import (
 	"github.com/klaverjas-arena/arena/protocol"
 )
 
-// vectorFile is the shape of klaverjas-vectors.json (rules.md §13).
+// vectorFile is the shape of klaverjas-vectors.json, a file of rules test vectors kept outside
+// this repository (README.md, "Development"), which describes its own format.
 type vectorFile struct {
 	DefaultVariant map[string]any    `json:"default_variant"`
 	Vectors        []json.RawMessage `json:"vectors"`
@@ -94,7 +95,7 @@ func vectorsPath(t *testing.T) string {
 func TestVectors(t *testing.T) {
 	path := vectorsPath(t)
 	if path == "" {
-		t.Skip("no rules vectors: KLAVERJAS_VECTORS is unset and ../shared/vectors/klaverjas-vectors.json does not exist")
+		t.Skip("no rules vectors (a file outside this repository): KLAVERJAS_VECTORS is unset and ../shared/vectors/klaverjas-vectors.json, beside the repository, does not exist")
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
