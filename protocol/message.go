@@ -23,7 +23,7 @@ func Line(m Message) string { return string(m.AppendLine(nil)) }
 // Reply: Hello.
 type Klaverjas struct{ Versions []int }
 
-// Rules gives every option of the ruleset as name=value pairs in rules.md order.
+// Rules gives every option of the ruleset as name=value pairs in the order of RULES.md §9.
 // Reply: "ok", or "refuse <reason>".
 type Rules struct{ Options [][2]string }
 

@@ -28,7 +28,7 @@ type Reply struct {
 	CPU   time.Duration // the bot's CPU time in that interval, where measurable
 }
 
-// FaultKind classifies what a bot did wrong (rules.md §5.5).
+// FaultKind classifies what a bot did wrong (RULES.md §7.4).
 type FaultKind string
 
 // Fault kinds.

@@ -1,7 +1,7 @@
 """klaverjas.py - a single-file Python SDK for Klaverjas arena bots (protocol version 1).
 
 Standard library only; Python 3.9 or later. Copy this file next to your bot, or add its folder
-to PYTHONPATH. The protocol itself is spec.md; the rules of the game are rules.md.
+to PYTHONPATH. The protocol itself is spec.md; the rules of the game are RULES.md.
 
 A bot is one function from a decision (plus what the bot has seen so far) to an answer:
 
@@ -51,7 +51,7 @@ Notation (the protocol's own, spec.md section 3):
 Answers: a bid string for "bid", a card string for "play", a whole number for "claim", and
 two cards for "discard" (three-player game). The
 arena sends the legal bids and cards with every request, so no rules of play are needed here;
-`trick_roem`, `trick_points`, `card_points` and `trick_winner` (rules.md sections 4-6) are
+`trick_roem`, `trick_points`, `card_points` and `trick_winner` (RULES.md sections 2, 5 and 6) are
 for bots that want to reason about tricks and to claim roem honestly.
 """
 
@@ -80,7 +80,7 @@ SEATS = "NESW"  # clockwise
 SIDES = ("NS", "EW")
 ALL_CARDS = [r + s for s in SUITS for r in RANKS]  # in card order
 
-_PLAIN_ORDER = "789JQKTA"  # low to high, rules.md section 4
+_PLAIN_ORDER = "789JQKTA"  # low to high, RULES.md section 2
 _TRUMP_ORDER = "78QKTA9J"
 _PLAIN_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
 _TRUMP_POINTS = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3}
@@ -146,7 +146,7 @@ def highest(cards, trump=None):
 
 
 def beats(card, other, led, trump):
-    """Whether card beats other in a trick led with suit led (rules.md section 5.1)."""
+    """Whether card beats other in a trick led with suit led (RULES.md section 5.1)."""
     return strength(card, trump, led) > strength(other, trump, led)
 
 
@@ -163,7 +163,7 @@ def trick_winner(cards, trump):
 
 
 def card_points(card, trump):
-    """The card points of one card (rules.md section 4): trump J 20, 9 14; A 11, T 10, K 4,
+    """The card points of one card (RULES.md section 2): trump J 20, 9 14; A 11, T 10, K 4,
     Q 3; plain J 2; the rest 0."""
     if card[1] == trump:
         return _TRUMP_POINTS.get(card[0], 0)
@@ -201,12 +201,12 @@ def hand_size(options):
 
 
 def roem_items(cards, trump, options=None):
-    """The roem combinations in a trick (rules.md section 6) as a list of (what, points):
+    """The roem combinations in a trick (RULES.md section 6) as a list of (what, points):
     a run of three ("run3", 20) or four ("run4", 50) in one suit in natural order, the stuk
     ("stuk", 20: king and queen of trumps; only when stuk_scoring is in_trick, the default),
     or four of a kind ("four", points by the option four_of_a_kind). options is the ruleset
     (State.options); missing options take their defaults. At the three-player game
-    (players=3, rules.md Appendix A) a run of three is 40 and three of a kind ("three") 80,
+    (players=3, RULES.md §11) a run of three is 40 and three of a kind ("three") 80,
     three jacks 120."""
     options = options or {}
     three = players(options) == 3

@@ -5,15 +5,16 @@ Run from the repository root:
     python3 -m unittest discover -s examplebots/python -p 'test_*.py'
 
 * TestParse: every message of spec.md section 5 parses into its namedtuple; bad lines fail.
-* TestHelpers: card points, trick winners and roem (rules.md sections 4-6, every
-  four_of_a_kind option), and the shared rules vectors when ../shared/vectors is there.
+* TestHelpers: card points, trick winners and roem (RULES.md sections 2, 5 and 6, every
+  four_of_a_kind option), and the rules vectors, a file outside this repository, when
+  $KLAVERJAS_VECTORS names it or ../shared/vectors beside the repository holds it.
 * TestTranscripts: replays every ```transcript block of spec.md through the SDK with a port
   of the spec's example bot; its replies must be exactly the "> " lines, and the SDK's view
   of the table (hand, tricks, points, roem, score) must agree with what the referee said.
 * TestProcesses: runs the shell, plain Python, JavaScript, SDK random and heuristic bots as
   real programs through the transcripts' arena lines, one request at a time (so a bot that
   does not flush fails), and checks every answer is legal.
-* TestThreePlayers: the three-player game (spec.md section 14, rules.md Appendix A): protocol
+* TestThreePlayers: the three-player game (spec.md section 14, RULES.md §11): protocol
   lines of a deal at three and a sit-out at a table of four through the SDK; the SDK's
   helpers against the engine's three-player vectors; and whole games of every example bot,
   as real programs and in process, against a small three-player referee written here.
@@ -291,7 +292,8 @@ class TestHelpers(unittest.TestCase):
         """The 'trick' vectors of the shared rules vectors, when they are beside the repo."""
         path = os.environ.get("KLAVERJAS_VECTORS") or os.path.join(REPO, "..", "shared", "vectors", "klaverjas-vectors.json")
         if not os.path.exists(path):
-            self.skipTest("no rules vectors at %s" % path)
+            self.skipTest("no rules vectors at %s (a file outside this repository; set KLAVERJAS_VECTORS, "
+                          "or put it in ../shared/vectors beside the repository)" % path)
         with open(path) as f:
             data = json.load(f)
         n = 0
@@ -583,7 +585,7 @@ class TestProcesses(unittest.TestCase):
 
 
 # ----------------------------------------------------------------------------------------------
-# The three-player game (spec.md section 14, rules.md Appendix A)
+# The three-player game (spec.md section 14, RULES.md §11)
 
 RULES3 = ("rules players=3 play_rule=rotterdams undertrump=mandatory "
           "partner_trump_undertrump=forbidden_unless_only_trumps bidding=direct_kiezen "
@@ -595,7 +597,7 @@ VECTORS3 = os.path.join(REPO, "referee", "rules", "testdata", "three-player-vect
 
 
 def legal3(hand, trick, trump):
-    """The legal cards at three (rules.md Appendix A): follow suit; void, trump, overtrumping
+    """The legal cards at three (RULES.md §11): follow suit; void, trump, overtrumping
     when possible and else undertrumping (compulsory); trumps led: beat the best if possible."""
     if not trick:
         return list(hand)

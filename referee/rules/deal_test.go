@@ -311,7 +311,7 @@ func TestClaimWholeDeal(t *testing.T) {
 	}
 }
 
-// TestForfeit is rules.md §5.5/§7.4 through a Deal: in the bidding, and in the play with the
+// TestForfeit is RULES.md §7.4 through a Deal: in the bidding, and in the play with the
 // roem made so far.
 func TestForfeit(t *testing.T) {
 	tests := []struct {

@@ -7,7 +7,7 @@ import (
 	"github.com/klaverjas-arena/arena/protocol"
 )
 
-// TestScoreDeal is rules.md §7: made or nat (both nat_rule values), pit (pit_bonus,
+// TestScoreDeal is RULES.md §7: made or nat (both nat_rule values), pit (pit_bonus,
 // pit_for_defenders), last_trick_bonus, and the worked examples of §7.3.
 func TestScoreDeal(t *testing.T) {
 	tests := []struct {
@@ -85,7 +85,7 @@ func TestScoreDeal(t *testing.T) {
 	}
 }
 
-// TestScoreForfeit is rules.md §7.4: the offenders score 0, the others 162 + all roem +
+// TestScoreForfeit is RULES.md §7.4: the offenders score 0, the others 162 + all roem +
 // renege_extra_roem.
 func TestScoreForfeit(t *testing.T) {
 	tests := []struct {

@@ -14,7 +14,8 @@ import (
 	"github.com/klaverjas-arena/arena/protocol"
 )
 
-// vectorFile is the shape of klaverjas-vectors.json (rules.md §13).
+// vectorFile is the shape of klaverjas-vectors.json, a file of rules test vectors kept outside
+// this repository (README.md, "Development"), which describes its own format.
 type vectorFile struct {
 	DefaultVariant map[string]any    `json:"default_variant"`
 	Vectors        []json.RawMessage `json:"vectors"`
@@ -90,20 +91,21 @@ func vectorsPath(t *testing.T) string {
 func TestVectors(t *testing.T) {
 	path := vectorsPath(t)
 	if path == "" {
-		t.Skip("no rules vectors: KLAVERJAS_VECTORS is unset and ../shared/vectors/klaverjas-vectors.json does not exist")
+		t.Skip("no rules vectors (a file outside this repository): KLAVERJAS_VECTORS is unset and ../shared/vectors/klaverjas-vectors.json, beside the repository, does not exist")
 	}
 	runVectorFile(t, path)
 }
 
-// TestVectorFormat runs testdata/format-vectors.json: vectors in the format of rules.md §13
-// that use what the shared sample does not (a play without a suit in a draaikaart round,
-// expected.illegal_first_actions), so that the reader of the format is tested whole.
+// TestVectorFormat runs testdata/format-vectors.json: vectors in the format of
+// klaverjas-vectors.json (vectorFile) that use what the shared sample does not (a play
+// without a suit in a draaikaart round, expected.illegal_first_actions), so that the reader
+// of the format is tested whole.
 func TestVectorFormat(t *testing.T) {
 	runVectorFile(t, filepath.Join("testdata", "format-vectors.json"))
 }
 
-// runVectorFile runs every vector of a file in the format of rules.md §13; a vector of a
-// kind this test does not understand fails.
+// runVectorFile runs every vector of a file in the format of klaverjas-vectors.json; a
+// vector of a kind this test does not understand fails.
 func runVectorFile(t *testing.T, path string) {
 	data, err := os.ReadFile(path)
 	if err != nil {
