@@ -111,6 +111,9 @@ func TestRulesDocScores(t *testing.T) {
 		{"nat_rule=card_points_at_least_82", 81, 0, 81, 0, 4, Nat, 0, 162},
 		{"nat_rule=card_points_at_least_82", 90, 0, 72, 20, 4, Made, 90, 92},
 		{"nat_rule=card_points_at_least_82", 62, 50, 100, 0, 4, Nat, 0, 212},
+		// §10: 82 whatever last_trick_bonus is (here 82 of 202, and 81 of 152).
+		{"nat_rule=card_points_at_least_82 last_trick_bonus=50", 82, 0, 120, 0, 4, Made, 82, 120},
+		{"nat_rule=card_points_at_least_82 last_trick_bonus=0", 81, 0, 71, 0, 4, Nat, 0, 152},
 		// §6.4: a pit made nat by a penalty of 200.
 		{"roem_claiming=claim_required false_claim_penalty=200", 162, 20, 0, 200, 8, Nat, 0, 382},
 	}
@@ -127,13 +130,18 @@ func TestRulesDocScores(t *testing.T) {
 	}
 	three := ruleset(t, "preset=drie_spelers")
 	var c3, r3, t3 [protocol.MaxSeats]int
-	c3, r3, t3 = [protocol.MaxSeats]int{17, 101, 44}, [protocol.MaxSeats]int{0, 40, 0}, [protocol.MaxSeats]int{1, 7, 2}
-	if res := ScoreDeal(three, 1, c3, r3, t3); res.Outcome != Made || res.Score != [protocol.MaxSeats]int{20, 140, 40} {
-		t.Errorf("three players, the spec.md §14 deal: %s %v, RULES.md says made 20, 140, 40", res.Outcome, res.Score[:3])
+	c3, r3, t3 = [protocol.MaxSeats]int{30, 92, 40}, [protocol.MaxSeats]int{}, [protocol.MaxSeats]int{2, 6, 2}
+	if res := ScoreDeal(three, 1, c3, r3, t3); res.Outcome != Made || res.Score != [protocol.MaxSeats]int{30, 90, 40} {
+		t.Errorf("three players, the spec.md §14 deal: %s %v, RULES.md says made 30, 90, 40", res.Outcome, res.Score[:3])
 	}
 	c3, r3 = [protocol.MaxSeats]int{60, 81, 21}, [protocol.MaxSeats]int{0, 0, 20}
 	if res := ScoreDeal(three, 1, c3, r3, t3); res.Outcome != Nat || res.Score != [protocol.MaxSeats]int{90, 0, 90} {
 		t.Errorf("three players, Player 81 + 0: %s %v, RULES.md says nat 90, 0, 90", res.Outcome, res.Score[:3])
+	}
+	// §11.7 and §11.9: the Player needs 82 whatever last_trick_bonus is (here of 202).
+	c3, r3 = [protocol.MaxSeats]int{60, 82, 60}, [protocol.MaxSeats]int{}
+	if res := ScoreDeal(ruleset(t, "preset=drie_spelers last_trick_bonus=50"), 1, c3, r3, t3); res.Outcome != Made || res.Score != [protocol.MaxSeats]int{60, 80, 60} {
+		t.Errorf("three players, last_trick_bonus 50, Player 82 + 0: %s %v, RULES.md says made 60, 80, 60", res.Outcome, res.Score[:3])
 	}
 	if res := ScoreForfeit(three, 0, [protocol.MaxSeats]int{}); res.Score != [protocol.MaxSeats]int{0, 130, 130} {
 		t.Errorf("three players, forfeit without roem: %v, RULES.md says 0, 130, 130", res.Score[:3])
@@ -198,8 +206,9 @@ func TestRulesDocDealingAndBidding(t *testing.T) {
 		t.Errorf("all four passed: %s to move with %s; RULES.md says N must name a suit", d.ToMove(), d.LegalBids())
 	}
 	three := ruleset(t, "preset=drie_spelers")
-	last := SetPoints(cards(t, "AS JS TS"), hearts) + three.LastTrickBonus
-	if last != 33 || last+SetPoints(cards(t, "TC KD"), hearts) != 47 {
-		t.Errorf("the last trick AS JS TS: %d, with the discards TC KD %d; RULES.md says 33 and 47", last, last+SetPoints(cards(t, "TC KD"), hearts))
+	diamonds := suitOf(t, "D")
+	last := SetPoints(cards(t, "AS KS JS"), diamonds) + three.LastTrickBonus
+	if last != 27 || last+SetPoints(cards(t, "TC AC"), diamonds) != 48 || SetPoints(cards(t, "8S 9H"), diamonds) != 0 {
+		t.Errorf("the last trick AS KS JS: %d, with the discards TC AC %d; RULES.md says 27 and 48", last, last+SetPoints(cards(t, "TC AC"), diamonds))
 	}
 }
