@@ -66,8 +66,10 @@ func TestDealRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := playMatch(t, "x/0", 99)
-	// fault_policy = retry's rejected answers are kept too.
-	recs[0].Rejected = []referee.Rejection{{Seat: "E", Bot: "b", Decision: 1, Request: "bid", Kind: referee.FaultGarbage, Detail: `"hearts" is not a bid`}}
+	// fault_policy = retry's rejected answers are kept too, and verified when read back.
+	first := recs[0].Actions[0].Seat
+	recs[0].Rejected = []referee.Rejection{{Seat: first, Bot: "b", Decision: 1, Request: "bid", Kind: referee.FaultGarbage, Detail: `"hearts" is not a bid`}}
+	recs[1].Rejected = []referee.Rejection{{Seat: first, Bot: "b", Decision: 1, Request: "bid", Kind: referee.FaultTimeout, Detail: "a timeout is never rejected"}}
 	m := Match{Index: 0, ID: "x/0", Seed: 99, Seats: []int{0, 1, 0, 1}}
 	if err := db.StartMatch("x", &m); err != nil {
 		t.Fatal(err)
@@ -87,6 +89,9 @@ func TestDealRoundTrip(t *testing.T) {
 		want, _ := json.Marshal(&recs[i])
 		if !bytes.Equal(got, want) {
 			t.Errorf("deal %d:\n got %s\nwant %s", i, got, want)
+		}
+		if err := rec.Verify(); (err == nil) != (i != 1) || i == 1 && !strings.Contains(err.Error(), "rejected answer 1") {
+			t.Errorf("deal %d read back: Verify: %v", i, err)
 		}
 		i++
 		return nil
