@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin
 
-.PHONY: ratings-full demo demo-game soak test deps fmt-check vet staticcheck unit python bench fuzz build clean
+.PHONY: ratings-full roem-full demo demo-game soak test deps fmt-check vet staticcheck unit python bench fuzz build clean
 
 build:
 	$(GO) build -o $(BIN)/arena ./arena
@@ -60,9 +60,14 @@ python:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./...
 
-## ratings-full: the full simulation study of shared/ratings.md (about 4 minutes).
+## ratings-full: the full simulation study of arena/rating (acceptance_test.go; about 4 minutes).
 ratings-full:
 	RATING_FULL=1 $(GO) test -count=1 -timeout 60m -v ./arena/rating/
+
+## roem-full: the roem-claiming check of RULES.md's tables with 10,000 deals per variant
+## (make test plays 500; about a minute).
+roem-full:
+	ARENA_ROEM_DEALS=10000 $(GO) test ./arena -run '^TestRoemClaimsFromRulesDoc$$' -count=1 -v -timeout 60m
 
 ## fuzz: each fuzz target for FUZZTIME (default 30s).
 FUZZTIME ?= 30s

@@ -18,6 +18,9 @@ func newApp(out, errOut io.Writer) *cli.App {
 		Writer:          out,
 		ErrWriter:       errOut,
 		HideHelpCommand: true,
+		// A repeatable flag takes one value per use, commas included: -o deal_packets=[4,4],
+		// --seat 'E=bot --levels 1,2'.
+		DisableSliceFlagSeparator: true,
 		Commands: []*cli.Command{
 			demoCommand(),
 			matchCommand(),
@@ -27,6 +30,7 @@ func newApp(out, errOut io.Writer) *cli.App {
 			standingsCommand(),
 			replayCommand(),
 			exportCommand(),
+			keygenCommand(),
 		},
 	}
 }

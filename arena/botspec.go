@@ -17,7 +17,10 @@ import (
 // botSpec is how to run one bot: a name and an argv, with optional working directory,
 // environment and time overrides.
 type botSpec struct {
-	Name     string            `toml:"name"`
+	Name string `toml:"name"`
+	// Unnamed is a bot given as a command: Name is made from the command and stands in
+	// until the bot says its own name in hello.
+	Unnamed  bool              `toml:"-"`
 	Cmd      []string          `toml:"cmd"`
 	Dir      string            `toml:"dir"` // working directory (bots file: relative to the file)
 	Env      map[string]string `toml:"env"`
@@ -101,7 +104,7 @@ func resolveBot(arg string, bots map[string]botSpec) (botSpec, error) {
 	if err != nil {
 		return botSpec{}, err
 	}
-	b := botSpec{Name: botName(words), Cmd: words, Dir: dir}
+	b := botSpec{Name: botName(words), Unnamed: true, Cmd: words, Dir: dir}
 	return b, b.check()
 }
 

@@ -5,7 +5,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"strings"
-	"time"
 
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee/rules"
@@ -17,7 +16,7 @@ func demoCommand() *cli.Command {
 		Name:  "demo",
 		Usage: "play one whole game between four in-process random players and print it deal by deal",
 		Flags: append(rulesetFlags(),
-			&cli.Uint64Flag{Name: "seed", Usage: "random seed (default: from the clock)"},
+			&cli.Uint64Flag{Name: "seed", Usage: "random seed (default: a random one, printed)"},
 			&cli.BoolFlag{Name: "brief", Usage: "one line per deal instead of every trick"},
 		),
 		Action: func(c *cli.Context) error {
@@ -27,7 +26,7 @@ func demoCommand() *cli.Command {
 			}
 			seed := c.Uint64("seed")
 			if !c.IsSet("seed") {
-				seed = uint64(time.Now().UnixNano())
+				seed = randomSeed()
 			}
 			return playDemo(c.App.Writer, &rs, seed, c.Bool("brief"))
 		},

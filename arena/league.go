@@ -30,9 +30,13 @@ func leagueCommand() *cli.Command {
 		ArgsUsage: "FILE",
 		Description: "Plays every match of the league's schedule, several at once, each one duplicate pair,\n" +
 			"and stores every deal in the database as it finishes. Ctrl-C stops cleanly; running the\n" +
-			"same command again resumes where it stopped (also after a crash or kill -9).",
+			"same command again resumes where it stopped (also after a crash or kill -9).\n" +
+			"The cards are derived from the league's seed and a secret key made when the league\n" +
+			"starts and kept in the database, so that knowing the league file reveals no hand;\n" +
+			"--key FILE (arena keygen) gives the key instead, to reproduce a league or run it in shards.",
 		Flags: []cli.Flag{
 			dbFlag(),
+			&cli.StringFlag{Name: "key", Usage: "secret deal key `FILE` (arena keygen) to start the league with, for a reproducible or sharded league (default: a fresh key kept in the database); on resume it must be the league's key"},
 			&cli.BoolFlag{Name: "force", Usage: "continue although the league file changed since the league started (recorded)"},
 			&cli.IntFlag{Name: "concurrency", Usage: "matches at once (overrides the league file)"},
 			&cli.IntFlag{Name: "standings-every", Usage: "print the standings every `N` matches (0: only at the end)"},
@@ -62,6 +66,10 @@ func runLeague(c *cli.Context) error {
 	if err != nil {
 		errs = append(errs, err)
 	}
+	key, err := keyFromFlag(c)
+	if err != nil {
+		errs = append(errs, err)
+	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
@@ -70,7 +78,7 @@ func runLeague(c *cli.Context) error {
 	if err := policy.Check(); err != nil {
 		return err
 	}
-	policy.Hide = append(policy.Hide, dbPath, snapshotPath(dbPath), dbPath+".holder", path)
+	policy.Hide = append(policy.Hide, dbPath, snapshotPath(dbPath), dbPath+".holder", path, c.String("key"))
 	var specs []botSpec
 	for _, b := range f.Bots {
 		policy.Hide = append(policy.Hide, b.Stderr)
@@ -96,7 +104,7 @@ func runLeague(c *cli.Context) error {
 		return p
 	}
 	r := &league.Runner{
-		File: f, DB: db, Force: c.Bool("force"), Logger: log, Snapshot: snapshotPath(dbPath),
+		File: f, DB: db, Force: c.Bool("force"), Key: key, Logger: log, Snapshot: snapshotPath(dbPath),
 		Entrants: func(slot int, seats []int) []referee.Entrant {
 			es := make([]referee.Entrant, len(seats))
 			for i, b := range seats {
@@ -125,6 +133,9 @@ func runLeague(c *cli.Context) error {
 	resumed := ""
 	if len(todo) < l.Matches {
 		resumed = fmt.Sprintf(" (resumed: %d done)", l.Matches-len(todo))
+	}
+	if r.Unkeyed {
+		fmt.Fprintf(out, "note: league %s was started before deal keys: it keeps dealing from its seed alone, which a bot that knows the seed can use; start a new league for secret deals\n", l.Name)
 	}
 	if r.Forced {
 		fmt.Fprintf(out, "note: the league file changed since the league started; continuing with it (--force, recorded)\n")
@@ -179,12 +190,20 @@ func isTerminal(w io.Writer) bool {
 }
 
 // openForReading opens the database read-only for a command that only reads it, and says
-// what to do when a running league holds it.
+// what to do when a running league holds it. It checks the whole file first (every page and
+// every stored checksum), so that a damaged page is reported whatever the command reads.
 func openForReading(c *cli.Context, what string) (*store.DB, error) {
 	db, err := store.Open(c.String("db"), store.Options{ReadOnly: true})
 	var held *store.HeldError
 	if errors.As(err, &held) {
 		return nil, fmt.Errorf("%s needs to read the database, and %w.\nbbolt allows one writer or any number of readers, not both: run this again when the league stops\n(Ctrl-C stops it cleanly; running the same league command again resumes it)", what, err)
 	}
-	return db, err
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Verify(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -109,8 +110,8 @@ func quoteAll(words []string) string {
 // TestLeagueKill9Resume kills the arena with SIGKILL at random moments, resumes, and
 // checks the store against the schedule: every scheduled deal exactly once, every deal
 // consistent with the rules, the totals and rating sums equal to a recomputation from
-// the stored deals, and the same results as an uninterrupted run (the bot is
-// deterministic). ARENA_SOAK=N kills N times instead of 8.
+// the stored deals, and the same results as an uninterrupted run dealt with the key the
+// league made and kept (the bot is deterministic). ARENA_SOAK=N kills N times instead of 8.
 func TestLeagueKill9Resume(t *testing.T) {
 	arena, _ := buildTools(t)
 	dir := botDir(t)
@@ -159,8 +160,11 @@ func TestLeagueKill9Resume(t *testing.T) {
 	if killed == kills && !bytes.Contains(out, []byte("did not stop cleanly")) {
 		t.Errorf("resume after kill -9 did not check the database:\n%s", out)
 	}
-	ref := filepath.Join(dir, "ref.db")
-	if out, err := exec.Command(arena, "league", "--db", ref, file).CombinedOutput(); err != nil {
+	// The reference league deals with the key the killed league made and kept (which every
+	// resume without --key used).
+	ref, key := filepath.Join(dir, "ref.db"), filepath.Join(dir, "deal.key")
+	writeStoredKey(t, db, "t", key)
+	if out, err := exec.Command(arena, "league", "--db", ref, "--key", key, file).CombinedOutput(); err != nil {
 		t.Fatalf("reference run: %v\n%s", err, out)
 	}
 	// Bots die with the arena (Pdeathsig): none is left behind.
@@ -180,6 +184,23 @@ func TestLeagueKill9Resume(t *testing.T) {
 		if fmt.Sprint(got.Bots[i]) != fmt.Sprint(want.Bots[i]) {
 			t.Errorf("bot %d after kills: %+v\nuninterrupted: %+v", i, got.Bots[i], want.Bots[i])
 		}
+	}
+}
+
+// writeStoredKey writes the league's stored deal key to a key file, as arena keygen would.
+func writeStoredKey(t *testing.T, path, name, keyFile string) {
+	t.Helper()
+	db, err := store.Open(path, store.Options{ReadOnly: true, Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	key, err := db.DealKey(name)
+	if err != nil || key == nil {
+		t.Fatalf("league %s has no key: %v", name, err)
+	}
+	if err := os.WriteFile(keyFile, []byte(hex.EncodeToString(key)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -35,7 +35,8 @@ func matchCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "seat", Usage: "seat a bot: `SEAT=BOT`, e.g. --seat E=random (repeatable)"},
 			&cli.IntFlag{Name: "games", Value: 2, Usage: "games (deal sets); with duplicate each is played twice (three-player game: once per seat)"},
 			&cli.BoolFlag{Name: "duplicate", Value: true, Usage: "replay every game with the hands moved one seat on, until every seat has held every hand (--duplicate=false to turn off)"},
-			&cli.Uint64Flag{Name: "seed", Usage: "seed for the cards (default: from the clock; printed)"},
+			&cli.Uint64Flag{Name: "seed", Usage: "seed for the cards (default: a random one, printed); without --key a bot that knows it knows every hand"},
+			&cli.StringFlag{Name: "key", Usage: "secret deal key `FILE` (arena keygen): the cards then depend on it too, and the seed alone reveals no hand"},
 			&cli.StringFlag{Name: "deals", Usage: "`FILE` of predefined deals to play instead of shuffled ones (spec.md §13)"},
 			&cli.DurationFlag{Name: "time", Value: referee.DefaultTimeControl.Decision, Usage: "time per decision"},
 			&cli.DurationFlag{Name: "grace", Value: referee.DefaultTimeControl.Grace, Usage: "grace on top of the decision time before a timeout"},
@@ -162,7 +163,10 @@ func matchSetup(c *cli.Context) (referee.Config, []referee.Entrant, placement, f
 		Logger:    logger(c.App.ErrWriter),
 	}
 	if !c.IsSet("seed") {
-		cfg.Seed = uint64(time.Now().UnixNano())
+		cfg.Seed = randomSeed()
+	}
+	if cfg.Key, err = keyFromFlag(c); err != nil {
+		fail(err)
 	}
 	if cfg.Games < 1 {
 		fail(errors.New("--games must be at least 1"))
@@ -203,7 +207,7 @@ func matchSetup(c *cli.Context) (referee.Config, []referee.Entrant, placement, f
 	if err != nil {
 		fail(err)
 	}
-	policy.Hide = append(policy.Hide, c.String("log"), c.String("trace"), c.String("bots"))
+	policy.Hide = append(policy.Hide, c.String("log"), c.String("trace"), c.String("bots"), c.String("key"))
 	for _, b := range specs {
 		if b != nil && b.Stderr != "" {
 			policy.Hide = append(policy.Hide, b.Stderr)
@@ -250,15 +254,15 @@ func matchSetup(c *cli.Context) (referee.Config, []referee.Entrant, placement, f
 		if b.Decision.Duration > 0 && b.Decision.Duration != cfg.Time.Decision {
 			fmt.Fprintf(c.App.ErrWriter, "note: bot %s asks for %v per decision; a match uses one time control (%v)\n", b.Name, b.Decision.Duration, cfg.Time.Decision)
 		}
-		entrants[i] = referee.Entrant{Name: b.Name, Start: procStarter(*b, cpus.bot(i), policy, cfg.Logger)}
+		entrants[i] = referee.Entrant{Name: b.Name, HelloName: b.Unnamed, Start: procStarter(*b, cpus.bot(i), policy, cfg.Logger)}
 	}
-	fmt.Fprintf(c.App.ErrWriter, "arena: match %s, seed %d, isolation: %s\n", cfg.ID, cfg.Seed, policy.Describe())
+	fmt.Fprintf(c.App.ErrWriter, "arena: match %s, seed %d%s, isolation: %s\n", cfg.ID, cfg.Seed, keyedNote(cfg), policy.Describe())
 	return cfg, entrants, cpus, closeFiles, nil
 }
 
 func printMatch(w io.Writer, cfg referee.Config, res *referee.Result) {
 	games := len(res.Games)
-	fmt.Fprintf(w, "match %s: %d games, %d deals, ruleset %s, seed %d\n\n", res.ID, games, res.Deals, presetOrCustom(cfg), cfg.Seed)
+	fmt.Fprintf(w, "match %s: %d games, %d deals, ruleset %s, seed %d%s\n\n", res.ID, games, res.Deals, presetOrCustom(cfg), cfg.Seed, keyedNote(cfg))
 	total := 0
 	for _, ts := range res.Sides {
 		total += ts.Points
@@ -324,6 +328,14 @@ func faultList[K ~string](f map[K]int) string {
 	}
 	slices.Sort(parts)
 	return strings.Join(parts, ",")
+}
+
+// keyedNote says, after the seed, that the cards also depend on a secret key.
+func keyedNote(cfg referee.Config) string {
+	if cfg.Key != nil {
+		return " (keyed)"
+	}
+	return ""
 }
 
 func presetOrCustom(cfg referee.Config) string {

@@ -17,17 +17,18 @@ import (
 
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/klaverjas-arena/arena/referee/rules"
+	"github.com/urfave/cli/v2"
 )
 
-// hostileBot is a bash bot that plays its first legal choice until its third play request,
-// then does what misbehave says. Every process it starts carries its directory in its
+// hostileBot is a bash bot named BOTNAME that plays its first legal choice until its third
+// play request, then does what misbehave says. Every process it starts carries its directory in its
 // command line or environment, so the test can look for survivors.
 const hostileBot = `#!/usr/bin/env bash
 n=0
 while read -r kind rest; do
   set -- $rest
   case $kind in
-    klaverjas) echo "hello 1 hostile tests" ;;
+    klaverjas) echo "hello 1 BOTNAME tests" ;;
     rules) RULES_ANSWER ;;
     bid) shift 2; echo "$1" ;;
     play)
@@ -49,7 +50,7 @@ const notHeld = `for c in 7C 8C 9C TC JC QC KC AC 7D 8D 9D TD JD QD KD AD 7H 8H 
 
 func writeBot(t *testing.T, dir, name, misbehave, rulesAnswer string) string {
 	t.Helper()
-	script := strings.NewReplacer("MISBEHAVE", misbehave, "RULES_ANSWER", rulesAnswer).Replace(hostileBot)
+	script := strings.NewReplacer("BOTNAME", name, "MISBEHAVE", misbehave, "RULES_ANSWER", rulesAnswer).Replace(hostileBot)
 	path := filepath.Join(dir, name+".sh")
 	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
@@ -68,6 +69,7 @@ func runArena(t *testing.T, args ...string) (string, string, error) {
 	defer cliMu.Unlock()
 	var out, errOut bytes.Buffer
 	app := newApp(&out, &errOut)
+	app.ExitErrHandler = func(*cli.Context, error) {} // return cli.Exit errors instead of exiting the test
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	err := app.RunContext(ctx, flagsFirst(app, append([]string{"arena"}, args...)))

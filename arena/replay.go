@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,7 +27,9 @@ func replayCommand() *cli.Command {
 		Description: "MATCH is a match id as stored (LEAGUE/N, e.g. demo/12) or as in a log; DEAL is the\n" +
 			"n-th deal of the match (from 1, redeals included). Without DEAL every deal of the match is\n" +
 			"shown. --verify re-referees every deal (of the log, of the league, or of the match) with\n" +
-			"the rules engine, reports every inconsistency with its location, and exits non-zero.",
+			"the rules engine, then checks every match as a whole (deal numbers, dealers, redeals,\n" +
+			"game ends, duplicate twins, and from the database the stored sums), reports every\n" +
+			"inconsistency with its location, and exits non-zero if there is any.",
 		Flags: []cli.Flag{
 			dbFlag(),
 			&cli.StringFlag{Name: "log", Usage: "read a match log `FILE` (JSON lines, spec.md §12) instead of the database"},
@@ -44,6 +47,15 @@ type located struct {
 	rec   referee.DealRecord
 }
 
+// source is what replay reads: deals, and for --verify what the match checks need.
+type source struct {
+	deals  []located
+	stored map[string]*store.Match // --db: the match records, by match id
+	order  []string                // --db: the match ids in schedule order (done ones without deals too)
+	torn   bool                    // --log: the last line was torn, so the match of the last deal may stop short
+	last   string                  // --log: where the file's last deal is
+}
+
 func runReplay(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return errors.New("arena replay: at most one MATCH[/DEAL]")
@@ -52,22 +64,23 @@ func runReplay(c *cli.Context) error {
 	if sel == "" && !c.Bool("verify") {
 		return errors.New("arena replay: which match? give MATCH[/DEAL] (arena standings lists the league; match ids are LEAGUE/N)")
 	}
-	var deals []located
+	var src source
 	var err error
 	if path := c.String("log"); path != "" {
-		deals, err = logDeals(path, c.App.ErrWriter)
+		src, err = logDeals(path, c.App.ErrWriter)
 	} else {
-		deals, err = dbDeals(c, sel)
+		src, err = dbDeals(c, sel)
 	}
 	if err != nil {
 		return err
 	}
-	deals, err = selectDeals(deals, sel)
+	deals, single, err := selectDeals(src.deals, sel)
 	if err != nil {
 		return err
 	}
 	if c.Bool("verify") {
-		return verifyDeals(c.App.Writer, deals)
+		src.deals = deals
+		return verifyDeals(c.App.Writer, &src, !single)
 	}
 	st := newCardStyle(c.App.Writer, c.Bool("ascii"))
 	for i := range deals {
@@ -80,50 +93,66 @@ func runReplay(c *cli.Context) error {
 }
 
 // logDeals reads a whole log file.
-func logDeals(path string, warn io.Writer) ([]located, error) {
+func logDeals(path string, warn io.Writer) (source, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return source{}, err
 	}
 	defer f.Close()
-	entries, err := readLog(f, path, warn)
+	entries, torn, err := readLog(f, path, warn)
 	if err != nil {
-		return nil, err
+		return source{}, err
 	}
-	out := make([]located, len(entries))
+	src := source{deals: make([]located, len(entries)), torn: torn}
 	for i, e := range entries {
-		out[i] = located{where: fmt.Sprintf("%s:%d", path, e.line), rec: e.rec}
+		src.deals[i] = located{where: fmt.Sprintf("%s:%d", path, e.line), rec: e.rec}
+		src.last = src.deals[i].where
 	}
-	return out, nil
+	return src, nil
 }
 
 // dbDeals reads the deals of the selected match, or of every league (or --league) when
-// there is no selection.
-func dbDeals(c *cli.Context, sel string) ([]located, error) {
+// there is no selection, with their match records.
+func dbDeals(c *cli.Context, sel string) (source, error) {
+	src := source{stored: map[string]*store.Match{}}
 	db, err := openForReading(c, "arena replay")
 	if err != nil {
-		return nil, err
+		return src, err
 	}
 	defer db.Close()
-	var out []located
 	collect := func(league string, match int) error {
-		return db.Deals(league, match, func(m *store.Match, rec *referee.DealRecord) error {
-			out = append(out, located{where: "db " + m.ID, rec: *rec})
-			return nil
-		})
+		ms, err := db.Matches(league)
+		if err != nil {
+			return err
+		}
+		for _, m := range ms {
+			if match >= 0 && m.Index != match {
+				continue
+			}
+			src.stored[m.ID] = &m
+			src.order = append(src.order, m.ID)
+			err := db.Deals(league, m.Index, func(m *store.Match, rec *referee.DealRecord) error {
+				src.deals = append(src.deals, located{where: "db " + m.ID, rec: *rec})
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	if sel != "" {
 		league, match, err := parseMatchID(sel)
 		if err != nil {
-			return nil, err
+			return src, err
 		}
-		return out, collect(league, match)
+		return src, collect(league, match)
 	}
 	leagues := []string{c.String("league")}
 	if leagues[0] == "" {
 		ls, err := db.Leagues()
 		if err != nil {
-			return nil, err
+			return src, err
 		}
 		leagues = leagues[:0]
 		for _, l := range ls {
@@ -132,10 +161,10 @@ func dbDeals(c *cli.Context, sel string) ([]located, error) {
 	}
 	for _, l := range leagues {
 		if err := collect(l, -1); err != nil {
-			return nil, err
+			return src, err
 		}
 	}
-	return out, nil
+	return src, nil
 }
 
 // parseMatchID reads LEAGUE/N[/DEAL] as stored.
@@ -149,10 +178,11 @@ func parseMatchID(sel string) (string, int, error) {
 	return "", 0, fmt.Errorf("match %q: want LEAGUE/N or LEAGUE/N/DEAL, e.g. demo/12/3", sel)
 }
 
-// selectDeals keeps the deals of MATCH[/DEAL]; an empty selection keeps all.
-func selectDeals(all []located, sel string) ([]located, error) {
+// selectDeals keeps the deals of MATCH[/DEAL]; an empty selection keeps all. single says
+// one deal was selected.
+func selectDeals(all []located, sel string) (deals []located, single bool, err error) {
 	if sel == "" {
-		return all, nil
+		return all, false, nil
 	}
 	match, deal := sel, 0
 	if i := strings.LastIndex(sel, "/"); i >= 0 {
@@ -168,13 +198,13 @@ func selectDeals(all []located, sel string) ([]located, error) {
 	}
 	switch {
 	case len(out) == 0:
-		return nil, fmt.Errorf("no deals of match %q", match)
+		return nil, false, fmt.Errorf("no deals of match %q", match)
 	case deal > len(out):
-		return nil, fmt.Errorf("match %s has %d deals, not %d", match, len(out), deal)
+		return nil, false, fmt.Errorf("match %s has %d deals, not %d", match, len(out), deal)
 	case deal > 0:
-		return out[deal-1 : deal], nil
+		return out[deal-1 : deal], true, nil
 	}
-	return out, nil
+	return out, false, nil
 }
 
 func matchExists(all []located, id string) bool {
@@ -186,21 +216,113 @@ func matchExists(all []located, id string) bool {
 	return false
 }
 
-// verifyDeals re-referees every deal and reports each inconsistency.
-func verifyDeals(w io.Writer, deals []located) error {
+// verifyDeals re-referees every deal and, with matches, checks that each match's deals make
+// whole games and duplicate sets (referee.VerifyMatch) and, from the database, that they
+// add up to the sums stored with the match. It reports each inconsistency with its place.
+func verifyDeals(w io.Writer, src *source, matches bool) error {
 	bad := 0
-	for i := range deals {
-		d := &deals[i]
+	for i := range src.deals {
+		d := &src.deals[i]
 		if err := d.rec.Verify(); err != nil {
 			bad++
 			fmt.Fprintf(w, "%s: match %s game %d deal %d attempt %d: %v\n", d.where, d.rec.Match, d.rec.Game, d.rec.Deal, d.rec.Attempt, err)
 		}
 	}
-	if bad > 0 {
-		return fmt.Errorf("%d of %d deals are inconsistent with the rules", bad, len(deals))
+	problems := 0
+	if matches {
+		problems = verifyMatches(w, src)
 	}
-	fmt.Fprintf(w, "%d deals verified: every one consistent with the rules\n", len(deals))
+	switch {
+	case bad > 0 && problems > 0:
+		return fmt.Errorf("%d of %d deals are inconsistent with the rules, and the matches have %d problems", bad, len(src.deals), problems)
+	case bad > 0:
+		return fmt.Errorf("%d of %d deals are inconsistent with the rules", bad, len(src.deals))
+	case problems > 0:
+		return fmt.Errorf("the matches have %d problems (deals missing, repeated or out of order, or games that do not add up); every deal on its own is consistent with the rules", problems)
+	}
+	if matches {
+		fmt.Fprintf(w, "%d deals verified: every one consistent with the rules, and every match made of whole games and duplicate sets\n", len(src.deals))
+	} else {
+		fmt.Fprintf(w, "%d deals verified: every one consistent with the rules\n", len(src.deals))
+	}
 	return nil
+}
+
+// verifyMatches checks every match of the source as a whole and returns the number of
+// problems it reported. The deals of a log are grouped by match id and seed (a log may hold
+// several matches), in the order of the file.
+func verifyMatches(w io.Writer, src *source) int {
+	type group struct {
+		id   string
+		idx  []int
+		recs []referee.DealRecord
+	}
+	var groups []*group
+	byKey := map[string]*group{}
+	for _, id := range src.order {
+		byKey[id] = &group{id: id}
+		groups = append(groups, byKey[id])
+	}
+	for i := range src.deals {
+		r := &src.deals[i].rec
+		key := r.Match
+		if src.stored == nil {
+			key = fmt.Sprintf("%s\x00%d", r.Match, r.Seed)
+		}
+		g := byKey[key]
+		if g == nil {
+			g = &group{id: r.Match}
+			byKey[key] = g
+			groups = append(groups, g)
+		}
+		g.idx = append(g.idx, i)
+		g.recs = append(g.recs, *r)
+	}
+	problems := 0
+	for _, g := range groups {
+		m := src.stored[g.id]
+		if m != nil && len(g.recs) == 0 {
+			if m.Done {
+				fmt.Fprintf(w, "db %s: match %s is done but has no deals stored\n", g.id, g.id)
+				problems++
+			}
+			continue
+		}
+		open := m != nil && !m.Done || m == nil && src.torn && src.deals[g.idx[len(g.idx)-1]].where == src.last
+		sums, found := referee.VerifyMatch(g.recs, open)
+		for _, p := range found {
+			fmt.Fprintf(w, "%s: match %s %s\n", src.deals[g.idx[p.Index]].where, g.id, p.Text)
+		}
+		problems += len(found)
+		if m != nil && m.Done {
+			problems += compareStored(w, m, len(g.recs), sums)
+		}
+	}
+	return problems
+}
+
+// compareStored reports every difference between a done match's stored sums and what its
+// stored deals add up to.
+func compareStored(w io.Writer, m *store.Match, deals int, sums []referee.GameSum) int {
+	n := 0
+	fail := func(format string, args ...any) {
+		fmt.Fprintf(w, "db %s: match %s: %s\n", m.ID, m.ID, fmt.Sprintf(format, args...))
+		n++
+	}
+	if m.Deals != deals {
+		fail("%d deals stored, but the match record counts %d", deals, m.Deals)
+	}
+	if len(m.Games) != len(sums) {
+		fail("%d games in the stored deals, but the match record has %d", len(sums), len(m.Games))
+	}
+	for i := range min(len(m.Games), len(sums)) {
+		g, s := &m.Games[i], &sums[i]
+		if g.Number != s.Number || g.Deals != s.Deals || !slices.Equal(g.Totals, s.Totals) {
+			fail("game %d: the stored deals add up to %d deals and totals %v, but the match record has game %d with %d deals and totals %v",
+				s.Number, s.Deals, s.Totals, g.Number, g.Deals, g.Totals)
+		}
+	}
+	return n
 }
 
 // logEntry is one deal of a log file and its line number.
@@ -213,33 +335,34 @@ type logEntry struct {
 const maxLogLine = 4 << 20
 
 // readLog reads a match log: one deal record per line. A torn last line (no newline, not
-// valid JSON: the arena was stopped while writing it) is reported to warn and skipped;
-// anything else that is not a deal record of this format version is an error with the
-// file and line.
-func readLog(r io.Reader, name string, warn io.Writer) ([]logEntry, error) {
+// valid JSON: the arena was stopped while writing it) is reported to warn and skipped, and
+// the second result says so; anything else that is not a deal record of this format version
+// is an error with the file and line.
+func readLog(r io.Reader, name string, warn io.Writer) ([]logEntry, bool, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var out []logEntry
 	for n := 1; ; n++ {
 		line, err := readLine(br)
 		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s:%d: %w", name, n, err)
+			return nil, false, fmt.Errorf("%s:%d: %w", name, n, err)
 		}
 		last := errors.Is(err, io.EOF)
-		torn := last && len(line) > 0 // no newline at the end
+		cut := last && len(line) > 0 // no newline at the end
 		text := bytes.TrimSpace(line)
 		if len(text) > 0 {
 			rec, perr := parseRecord(text)
 			switch {
-			case perr != nil && torn:
+			case perr != nil && cut:
 				fmt.Fprintf(warn, "%s:%d: torn last line (the log ends in the middle of a deal): skipped\n", name, n)
+				return out, true, nil
 			case perr != nil:
-				return nil, fmt.Errorf("%s:%d: %w", name, n, perr)
+				return nil, false, fmt.Errorf("%s:%d: %w", name, n, perr)
 			default:
 				out = append(out, logEntry{line: n, rec: rec})
 			}
 		}
 		if last {
-			return out, nil
+			return out, false, nil
 		}
 	}
 }
@@ -447,6 +570,9 @@ func printReplay(w io.Writer, d *located, st cardStyle) {
 			parts = append(parts, fmt.Sprintf("%s %d (cards %d + roem %d)", name, res.Score[i], res.Cards[i], res.Roem[i]))
 		}
 		fmt.Fprintf(w, "  score   %s\n", strings.Join(parts, "   "))
+	}
+	for _, x := range r.Rejected {
+		fmt.Fprintf(w, "  rejected: %s (%s) decision %d (%s) %s: %s\n", x.Seat, x.Bot, x.Decision, x.Request, x.Kind, x.Detail)
 	}
 	for _, f := range r.Faults {
 		fmt.Fprintf(w, "  fault: %s (%s) %s: %s\n", f.Seat, f.Bot, f.Kind, f.Detail)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/klaverjas-arena/arena/referee"
 )
 
 // storedLeague runs a one-match league and returns the database and an export of it.
@@ -109,17 +111,20 @@ func FuzzReadLog(f *testing.F) {
 	f.Add([]byte("{\"v\":2}\n{"))
 	f.Add([]byte("\n\n{\"v\":1"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		entries, err := readLog(bytes.NewReader(data), "fuzz", io.Discard)
+		entries, _, err := readLog(bytes.NewReader(data), "fuzz", io.Discard)
 		if err != nil {
 			return
 		}
+		var recs []referee.DealRecord
 		for _, e := range entries {
 			if e.rec.V != 1 || e.rec.Match == "" {
 				t.Fatalf("accepted %+v", e.rec)
 			}
 			_ = e.rec.Verify()
 			printReplay(io.Discard, &located{where: "fuzz", rec: e.rec}, cardStyle{symbols: true, colour: true})
+			recs = append(recs, e.rec)
 		}
+		referee.VerifyMatch(recs, false)
 	})
 }
 

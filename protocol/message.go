@@ -23,7 +23,7 @@ func Line(m Message) string { return string(m.AppendLine(nil)) }
 // Reply: Hello.
 type Klaverjas struct{ Versions []int }
 
-// Rules gives every option of the ruleset as name=value pairs in rules.md order.
+// Rules gives every option of the ruleset as name=value pairs in the order of RULES.md §9.
 // Reply: "ok", or "refuse <reason>".
 type Rules struct{ Options [][2]string }
 
@@ -42,6 +42,11 @@ type Dealt struct {
 	Dealer Seat
 	Hand   CardSet
 }
+
+// Active tells, at a table of four playing the three-player game, which three seats play
+// the deal (the dealer sits out): in play order, from the player left of the dealer
+// (voorhand). It follows Dealt.
+type Active struct{ Seats [3]Seat }
 
 // Turned reports a card turned from the pile of 2-6s (draaikaart and bga_draw procedures).
 type Turned struct{ Card PileCard }
@@ -200,6 +205,15 @@ func (m *Dealt) AppendLine(b []byte) []byte {
 	b = appendInt(append(b, "dealt"...), m.Number)
 	b = append(append(b, ' '), m.Dealer.String()...)
 	return appendSet(append(b, ' '), m.Hand)
+}
+
+// AppendLine implements Message.
+func (m *Active) AppendLine(b []byte) []byte {
+	b = append(b, "active"...)
+	for _, s := range m.Seats {
+		b = append(append(b, ' '), s.String()...)
+	}
+	return b
 }
 
 // AppendLine implements Message.

@@ -36,6 +36,7 @@ func TestMessageLines(t *testing.T) {
 		{&ClaimRequest{TimeMS: 1000, Trump: Spades, Trick: []Card{NewCard(King, Spades), NewCard(Queen, Spades), NewCard(Seven, Hearts), NewCard(Eight, Hearts)}}, "claim 1000 S KS,QS,7H,8H"},
 		// The three-player game: a dealer sitting out gets no cards; lists are per seat.
 		{&Dealt{Number: 3, Dealer: South}, "dealt 3 S -"},
+		{&Active{Seats: [3]Seat{West, North, East}}, "active W N E"},
 		{&Scored{Outcome: "nat", Score: []int{90, 0, 90, 0}, Cards: []int{60, 70, 32, 0}, Roem: []int{0, 20, 0, 0}, Pit: "-", Offender: NoSeat}, "scored nat 90,0,90,0 60,70,32,0 0,20,0,0 - -"},
 		{&DiscardRequest{TimeMS: 1000, Trump: Hearts, Skart: mustSet(t, "7S AD"), Hand: mustSet(t, "7C 8C AD JD QD JH QH KH 7S 9S TS AS")},
 			"discard 1000 H AD,7S 7C,8C,JD,QD,AD,JH,QH,KH,7S,9S,TS,AS"},
@@ -76,6 +77,10 @@ func TestParseMessageErrors(t *testing.T) {
 		{"rules players", 2, "name=value"},
 		{"klaverjas", 2, "protocol version"},
 		{"trick N -5 0", 3, "whole number"},
+		{"active W N", 4, "three different seats"},
+		{"active W N W", 4, "three different seats"},
+		{"active W N X", 4, "three different seats"},
+		{"active W N E S", 5, "end of line"},
 	}
 	for _, tc := range cases {
 		_, err := ParseMessage(tc.line)
@@ -148,7 +153,7 @@ func TestReplies(t *testing.T) {
 // decodes to the same message.
 func FuzzParseMessage(f *testing.F) {
 	for _, s := range []string{"klaverjas 1", "rules players=4 game_end=deals:16", "game 1 N 1000 0 0", "dealt 1 W 7C,8C,9C,JD,QD,JH,QH,KH",
-		"turned JK", "said E pass", "trump H S", "played N QC", "trick N 3 20", "scored made 80,102 60,102 20,0 - -", "gameover 80,102",
+		"turned JK", "said E pass", "trump H S", "played N QC", "trick N 3 20", "active E S W", "scored made 80,102 60,102 20,0 - -", "gameover 80,102",
 		"fault timeout slow", "quit", "bid 1000 QC,JD C D H S pass", "play 1000 H E KC,TC,JC 8H,TH 8H TH", "claim 1000 S KS,QS,7H,8H",
 		"discard 500 H AD,7S 7C,8C,JD,QD,AD,JH,QH,KH,7S,9S,TS,AS", "dealt 2 W -"} {
 		f.Add(s)

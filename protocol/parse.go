@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -228,6 +229,15 @@ func ParseMessage(line string) (Message, error) {
 		return s.result(m)
 	case "dealt":
 		m := &Dealt{Number: scan(s, wantNumber, parseNat), Dealer: scan(s, wantSeat, ParseSeat), Hand: scan(s, wantCards, parseCardSetToken)}
+		return s.result(m)
+	case "active":
+		m := &Active{}
+		for i := range m.Seats {
+			m.Seats[i] = scan(s, "three different seats N E S W", ParseSeat)
+			if s.err == nil && slices.Contains(m.Seats[:i], m.Seats[i]) {
+				s.fail("three different seats N E S W")
+			}
+		}
 		return s.result(m)
 	case "turned":
 		return s.result(&Turned{Card: scan(s, "a pile card 2C-6S or JK", ParsePileCard)})

@@ -28,7 +28,7 @@ type Reply struct {
 	CPU   time.Duration // the bot's CPU time in that interval, where measurable
 }
 
-// FaultKind classifies what a bot did wrong (rules.md §5.5).
+// FaultKind classifies what a bot did wrong (RULES.md §7.4).
 type FaultKind string
 
 // Fault kinds.
@@ -60,6 +60,9 @@ type Starter func(ctx context.Context) (Conn, error)
 type Entrant struct {
 	Name  string
 	Start Starter
+	// HelloName shows the bot by the name it gives in hello, Name naming it only until then
+	// (or for good, if it never says hello): for a bot the organiser has not named.
+	HelloName bool
 }
 
 // inProcess is a Conn to a Go bot running in this process through the SDK's session, so

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee/rules"
+	"github.com/rs/zerolog"
 )
 
 // misbehaving wraps an in-process bot and spoils its answer to the n-th request it gets
@@ -200,13 +203,76 @@ func TestRetryPolicyAsksAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	rejected := 0
 	for _, r := range records(t, &log) {
 		if r.Result.Outcome == "forfeit" {
 			t.Fatalf("deal %d forfeited under the retry policy: %+v", r.Deal, r.Faults)
 		}
+		for _, x := range r.Rejected {
+			a := r.Actions[x.Decision-1]
+			if x.Seat != "S" || x.Bot != "sloppy" || x.Kind != FaultGarbage || x.Request != "play" || a.Seat != "S" || a.Card == "" ||
+				!strings.Contains(x.Detail, "nonsense") {
+				t.Errorf("deal %d: rejection %+v for action %+v", r.Deal, x, a)
+			}
+		}
+		rejected += len(r.Rejected)
 	}
 	if asked == 0 || len(res.Bots[2].Faults) != 0 {
 		t.Errorf("rejections %d, faults %v", asked, res.Bots[2].Faults)
+	}
+	if rejected != asked {
+		t.Errorf("%d rejected answers logged with the deals, the bot gave %d", rejected, asked)
+	}
+}
+
+// TestRetryPolicyLogsEveryRejection: a bot that always answers an illegal card, under
+// fault_policy = retry, has each of its rejected answers logged with the deal (kind,
+// detail, decision) and in the log, then forfeits the deal at its next wrong answer.
+func TestRetryPolicyLogsEveryRejection(t *testing.T) {
+	e := randomEntrants()
+	inner := NewInProcess(randomBot("reneger", 3))
+	e[1] = Entrant{Name: "reneger", Start: func(ctx context.Context) (Conn, error) {
+		c, err := inner(ctx)
+		return illegalConn{c}, err
+	}}
+	rs := rules.Default()
+	rs.FaultPolicy = rules.FaultRetry
+	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 2}
+	var log, logged bytes.Buffer
+	_, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 2, Log: &log, MaxRetries: 3, MaxFaults: 10,
+		Logger: zerolog.New(&logged)}, e[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := records(t, &log) // Verify checks the rejections against the actions
+	for _, r := range recs {
+		if r.Result.Outcome != "forfeit" || len(r.Faults) != 1 || r.Faults[0].Kind != FaultIllegal || len(r.Rejected) != 3 {
+			t.Fatalf("deal %d: %s, faults %+v, %d rejections; want 3 rejections, then the forfeit", r.Deal, r.Result.Outcome, r.Faults, len(r.Rejected))
+		}
+		for _, x := range r.Rejected {
+			if x.Seat != "E" || x.Bot != "reneger" || x.Kind != FaultIllegal || x.Request != "play" || x.Decision != len(r.Actions)+1 ||
+				!strings.Contains(x.Detail, "E may not play") && !strings.Contains(x.Detail, "E does not hold") {
+				t.Errorf("deal %d: rejection %+v (%d actions)", r.Deal, x, len(r.Actions))
+			}
+		}
+	}
+	// Verify refuses rejections that do not fit the deal's decisions.
+	for name, tamper := range map[string]func(*DealRecord){
+		"kind":          func(r *DealRecord) { r.Rejected[0].Kind = FaultTimeout },
+		"seat":          func(r *DealRecord) { r.Rejected[1].Seat = "N" },
+		"decision":      func(r *DealRecord) { r.Rejected[2].Decision = len(r.Actions) + 2 },
+		"order":         func(r *DealRecord) { r.Rejected[2].Decision = 1 },
+		"not forfeited": func(r *DealRecord) { r.Result.Offender = "" },
+	} {
+		r := recs[0]
+		r.Rejected = slices.Clone(r.Rejected)
+		tamper(&r)
+		if err := r.Verify(); !errors.Is(err, ErrInconsistent) {
+			t.Errorf("rejections with a wrong %s: Verify = %v", name, err)
+		}
+	}
+	if n := strings.Count(logged.String(), `"message":"answer rejected: asked again"`); n != 3*len(recs) {
+		t.Errorf("%d rejections logged, want %d:\n%s", n, 3*len(recs), logged.String())
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"strings"
 	"sync"
 	"time"
@@ -35,6 +34,7 @@ type Config struct {
 	Games      int  // deal sets; with Duplicate each is played twice
 	Duplicate  bool // replay every game with the hands moved one seat on
 	Seed       uint64
+	Key        []byte     // secret deal key of KeySize bytes, never logged (DealRand); nil: cards from the seed alone
 	Deals      []DealSpec // predefined deals, used instead of shuffling (see DealSpec)
 	Time       TimeControl
 	MaxFaults  int // faults of one bot after which it is not restarted (default 3)
@@ -98,6 +98,9 @@ func Run(ctx context.Context, cfg Config, entrants []Entrant) (*Result, error) {
 		return nil, errors.New("a match needs at least one game")
 	}
 	if err := cfg.Rules.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkKey(cfg.Key); err != nil {
 		return nil, err
 	}
 	if _, err := rules.NewTableGame(&cfg.Rules, len(entrants), protocol.North); err != nil {
@@ -174,7 +177,7 @@ func (m *match) play() error {
 	}
 	game := 0
 	for pair := range m.cfg.Games {
-		firstDealer := protocol.Seat(rand.New(rand.NewPCG(m.cfg.Seed, uint64(pair))).IntN(table))
+		firstDealer := FirstDealer(m.cfg.Key, m.cfg.Seed, pair, table)
 		start := m.specs.pos
 		for play := range plays {
 			if err := m.ctx.Err(); err != nil {
@@ -192,6 +195,14 @@ func (m *match) play() error {
 		}
 	}
 	return nil
+}
+
+// FirstDealer returns the table seat that deals first in the first game of deal set pair:
+// drawn from the deal key and the match seed (FirstDealerRand), so that a replayed match
+// seats the same dealers. A duplicate set's later games start one seat further on each
+// (rotation). A nil key is the unkeyed derivation, from the seed alone.
+func FirstDealer(key []byte, seed uint64, pair, table int) protocol.Seat {
+	return protocol.Seat(FirstDealerRand(key, seed, pair).IntN(table))
 }
 
 // DuplicateGames returns how many games a duplicate set has at a table of the given size:
@@ -248,11 +259,12 @@ func (m *match) playGame(pair, rotation, number int, firstDealer protocol.Seat) 
 }
 
 // dealSetup returns the cards for a deal: a predefined deal, or a shuffle determined by the
-// seed, the pair, the deal number and the attempt. Every game of a duplicate set gets the
-// same cards, dealt from its own dealer, so the hands move one seat on from game to game.
+// key, the seed, the pair, the deal number and the attempt (DealRand). Every game of a
+// duplicate set gets the same cards, dealt from its own dealer, so the hands move one seat
+// on from game to game.
 func (m *match) dealSetup(pair, dealNo, attempt int, g *rules.Game) rules.Setup {
 	rs := &m.cfg.Rules
-	rng := rand.New(rand.NewPCG(m.cfg.Seed, uint64(pair)<<32|uint64(dealNo)<<8|uint64(attempt)))
+	rng := DealRand(m.cfg.Key, m.cfg.Seed, pair, dealNo, attempt)
 	setup := rules.Setup{Dealer: m.seating.DealDealer(), FirstOfMatch: g.FirstDeal()}
 	if spec, ok := m.specs.next(attempt); ok {
 		spec.apply(rs, &setup, rng)
@@ -272,12 +284,16 @@ func (m *match) playDeal(setup rules.Setup, pair, rotation int, game, dealNo, at
 	}
 	d := &m.deal
 	m.rec = &DealRecord{V: LogVersion, Match: m.cfg.ID, Pair: pair, Mirror: rotation > 0, Rotation: rotation, Game: game, Deal: dealNo, Attempt: attempt,
-		Rules: *rs, Seed: m.cfg.Seed, Dealer: m.seating.Dealer.String(), First: setup.FirstOfMatch}
+		Rules: *rs, Seed: m.cfg.Seed, Keyed: m.cfg.Key != nil, Dealer: m.seating.Dealer.String(), First: setup.FirstOfMatch}
 	if m.seating.SitsOut() {
 		m.rec.Table = m.seating.Table
 	}
 	if setup.Skart != 0 {
 		m.rec.Skart = setup.Skart.String()
+	}
+	var active protocol.Active // who plays, when the dealer sits out
+	for i := range active.Seats {
+		active.Seats[i] = m.seating.TableSeat(protocol.Seat(i))
 	}
 	for i, s := range m.seats {
 		var hand protocol.CardSet
@@ -287,6 +303,9 @@ func (m *match) playDeal(setup rules.Setup, pair, rotation int, game, dealNo, at
 		}
 		m.rec.Seats[i] = s.name
 		s.queue(&protocol.Dealt{Number: dealNo, Dealer: m.seating.Dealer, Hand: hand})
+		if m.seating.SitsOut() {
+			s.queue(&active)
+		}
 	}
 	for _, c := range setup.Pile {
 		m.rec.Pile = append(m.rec.Pile, c.String())
@@ -399,8 +418,19 @@ func (m *match) decide(s *seat) *Fault {
 		if m.cfg.Rules.FaultPolicy != rules.FaultRetry || retry >= m.cfg.MaxRetries || fault.Kind == FaultTimeout {
 			return fault
 		}
-		s.queue(&protocol.Fault{Kind: "rejected", Detail: string(fault.Kind) + " " + fault.Detail})
+		m.reject(s, req, fault)
 	}
+}
+
+// reject records an answer rejected under fault_policy = retry, in the deal record and the
+// log, and queues the bot's "fault rejected" before the request is sent again.
+func (m *match) reject(s *seat, req protocol.Message, f *Fault) {
+	request, _, _ := strings.Cut(protocol.Line(req), " ")
+	x := Rejection{Seat: s.pos.String(), Bot: s.name, Decision: len(m.rec.Actions) + 1, Request: request, Kind: f.Kind, Detail: f.Detail}
+	m.rec.Rejected = append(m.rec.Rejected, x)
+	m.cfg.Logger.Warn().Str("bot", s.name).Str("seat", x.Seat).Int("game", m.rec.Game).Int("deal", m.rec.Deal).
+		Int("decision", x.Decision).Str("request", request).Str("kind", string(f.Kind)).Str("detail", f.Detail).Msg("answer rejected: asked again")
+	s.queue(&protocol.Fault{Kind: "rejected", Detail: string(f.Kind) + " " + oneLine(f.Detail)})
 }
 
 // request builds the request for the seat to move, with the time it may take.
@@ -575,7 +605,7 @@ func (m *match) handshake(s *seat) error {
 	if hello.Version != protocol.Version {
 		return &Fault{Kind: FaultStart, Detail: fmt.Sprintf("handshake: bot chose protocol version %d; the arena speaks %d", hello.Version, protocol.Version)}
 	}
-	if s.name == "" {
+	if s.name == "" || s.entrant.HelloName {
 		s.name = hello.Name
 	}
 	s.stats.Name, s.stats.Author = s.name, hello.Author

@@ -27,6 +27,9 @@ type DealRecord struct {
 	Attempt  int           `json:"attempt"` // redeals of this deal so far
 	Rules    rules.Ruleset `json:"rules"`
 	Seed     uint64        `json:"seed"`
+	// Keyed is true when the cards were derived with a secret key besides the seed
+	// (Config.Key): the seed alone does not reproduce them (absent otherwise).
+	Keyed bool `json:"keyed,omitempty"`
 	// Table is 4 when four sit at a three-player game, the dealer sitting out; else omitted.
 	Table   int           `json:"table,omitempty"`
 	Seats   [4]string     `json:"seats"` // bot names per table seat, N E S W
@@ -38,6 +41,23 @@ type DealRecord struct {
 	Actions []Action      `json:"actions"`
 	Result  RecordResult  `json:"result"`
 	Faults  []FaultRecord `json:"faults,omitempty"`
+	// Rejected lists the answers that fault_policy = retry rejected, each followed by the
+	// same request again (absent in logs written before it).
+	Rejected []Rejection `json:"rejected,omitempty"`
+}
+
+// Rejection is an answer rejected under fault_policy = retry: an illegal or garbage reply
+// that was answered with "fault rejected" and the same request again.
+type Rejection struct {
+	Seat string `json:"seat"`
+	Bot  string `json:"bot"`
+	// Decision is the decision the answer was for, from 1: the number of the action in
+	// Actions that answered it at last (one more than the actions, when the deal was then
+	// forfeited).
+	Decision int       `json:"decision"`
+	Request  string    `json:"request"` // bid, play, claim or discard
+	Kind     FaultKind `json:"kind"`
+	Detail   string    `json:"detail"` // offending text escaped
 }
 
 // Action is one decision in a deal: a bid, a card, a claim or the three-player game's
@@ -195,6 +215,9 @@ func (r *DealRecord) Verify() error {
 			return fail("action %d (%s): %v", i+1, a.Seat, err)
 		}
 	}
+	if err := r.verifyRejected(); err != nil {
+		return fail("%v", err)
+	}
 	if r.Result.Outcome == rules.Forfeited.String() {
 		off, err := protocol.ParseSeat(r.Result.Offender)
 		if err != nil {
@@ -215,6 +238,28 @@ func (r *DealRecord) Verify() error {
 	want, _ := json.Marshal(r.Result)
 	if string(got) != string(want) {
 		return fail("result %s, but the rules give %s", want, got)
+	}
+	return nil
+}
+
+// verifyRejected checks that every rejected answer is an illegal or garbage reply of the
+// seat that then made the decision it was for (or of the offender, when the deal was
+// forfeited at that decision), in the order of the decisions.
+func (r *DealRecord) verifyRejected() error {
+	last := 0
+	for i, x := range r.Rejected {
+		if x.Kind != FaultIllegal && x.Kind != FaultGarbage {
+			return fmt.Errorf("rejected answer %d: kind %s, but only illegal and garbage answers are rejected", i+1, x.Kind)
+		}
+		switch {
+		case x.Decision < max(last, 1) || x.Decision > len(r.Actions)+1:
+			return fmt.Errorf("rejected answer %d: decision %d, want %d to %d", i+1, x.Decision, max(last, 1), len(r.Actions)+1)
+		case x.Decision <= len(r.Actions) && r.Actions[x.Decision-1].Seat != x.Seat:
+			return fmt.Errorf("rejected answer %d by %s, but decision %d was made by %s", i+1, x.Seat, x.Decision, r.Actions[x.Decision-1].Seat)
+		case x.Decision > len(r.Actions) && r.Result.Offender != x.Seat:
+			return fmt.Errorf("rejected answer %d by %s after the last decision, but the deal was not forfeited by %s", i+1, x.Seat, x.Seat)
+		}
+		last = x.Decision
 	}
 	return nil
 }

@@ -227,3 +227,52 @@ func TestThreePlayerBadDiscard(t *testing.T) {
 		}
 	}
 }
+
+// TestActiveLine: at a table of four playing the three-player game every seat is told,
+// right after dealt, the three seats that play the deal in play order from the player left
+// of the dealer; at a table of three and in the four-player game nobody is.
+func TestActiveLine(t *testing.T) {
+	three, _ := rules.Preset("drie_spelers")
+	three.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 6}
+	four := rules.Default()
+	four.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 2}
+	for _, tc := range []struct {
+		name    string
+		rs      rules.Ruleset
+		entrant []Entrant
+	}{{"three at four", three, threeEntrants(4)}, {"three", three, threeEntrants(3)}, {"four", four, randomEntrants()}} {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := make([][]string, len(tc.entrant))
+			for i := range tc.entrant {
+				tc.entrant[i].Start = recorded(tc.entrant[i].Start, &lines[i])
+			}
+			if _, err := Run(context.Background(), Config{Rules: tc.rs, Games: 1, Duplicate: true, Seed: 4}, tc.entrant); err != nil {
+				t.Fatal(err)
+			}
+			sitsOut := tc.rs.Players == 3 && len(tc.entrant) == 4
+			for seat, ls := range lines {
+				deals := 0
+				for i, line := range ls {
+					if strings.HasPrefix(line, "< active ") != (sitsOut && i > 0 && strings.HasPrefix(ls[i-1], "< dealt ")) {
+						t.Fatalf("seat %s, line %d: %q after %q", protocol.Seat(seat), i+1, line, ls[i-1])
+					}
+					if !strings.HasPrefix(line, "< dealt ") {
+						continue
+					}
+					deals++
+					if !sitsOut {
+						continue
+					}
+					dealer, _ := protocol.ParseSeat(strings.Fields(line)[3])
+					want := fmt.Sprintf("< active %s %s %s", dealer.Plus(1, 4), dealer.Plus(2, 4), dealer.Plus(3, 4))
+					if ls[i+1] != want {
+						t.Errorf("seat %s, line %d: %q after %q, want %q", protocol.Seat(seat), i+2, ls[i+1], line, want)
+					}
+				}
+				if deals == 0 {
+					t.Fatalf("seat %s was dealt nothing", protocol.Seat(seat))
+				}
+			}
+		})
+	}
+}

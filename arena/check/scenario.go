@@ -27,7 +27,7 @@ type scenario struct {
 	keyKind string
 }
 
-// option returns the default ruleset with options set (names and values as in rules.md §9).
+// option returns the default ruleset with options set (names and values as in RULES.md §9).
 func option(base string, kv ...string) rules.Ruleset {
 	rs, err := rules.Preset(base)
 	if err != nil {

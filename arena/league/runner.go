@@ -2,6 +2,8 @@ package league
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,6 +27,10 @@ var ErrFinished = errors.New("league is finished")
 // done is stored, and running the league again resumes it.
 var ErrInterrupted = errors.New("league interrupted")
 
+// ErrKeyMismatch is returned by Prepare when the key given is not the one the league was
+// started with (or the league was started without one).
+var ErrKeyMismatch = errors.New("not the league's deal key")
+
 // ChangedError reports a league file that changed since the league started.
 type ChangedError struct {
 	Name, File       string
@@ -45,6 +51,10 @@ type Runner struct {
 	File  *File
 	DB    *store.DB
 	Force bool // continue although the league file changed
+	// Key is the deal key to start the league with (KeySize bytes), for a league that must be
+	// reproducible or is run in shards; nil makes a fresh one from crypto/rand. On resume it
+	// must be the stored key, or nil.
+	Key []byte
 	// Entrants returns the bots of a match for the worker slot (0 … concurrency−1).
 	Entrants func(slot int, seats []int) []referee.Entrant
 	// Pin, if set, is called in the goroutine that referees a match on slot; it returns
@@ -56,6 +66,11 @@ type Runner struct {
 	Snapshot string
 	Logger   zerolog.Logger
 	Forced   bool // set by Prepare: the league file changed and Force let it continue
+	// Unkeyed is set by Prepare for a league started before deal keys: it keeps dealing
+	// from the seed alone, so that a league is keyed for all of its matches or for none.
+	Unkeyed bool
+
+	dealKey []byte
 
 	league      *store.League
 	schedule    []Scheduled
@@ -63,40 +78,23 @@ type Runner struct {
 	snapMatches int
 }
 
-// Prepare creates the league in the store, or checks that the stored one is the same
-// league, and returns it with the matches still to play.
+// Prepare creates the league in the store, with its deal key, or checks that the stored one
+// is the same league, and returns it with the matches still to play.
 func (r *Runner) Prepare() (*store.League, []Scheduled, error) {
 	f := r.File
+	if r.Key != nil && len(r.Key) != referee.KeySize {
+		return nil, nil, fmt.Errorf("a deal key of %d bytes: it must have %d", len(r.Key), referee.KeySize)
+	}
 	r.schedule = f.Schedule()
 	l, err := r.DB.League(f.Name)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		l = &store.League{Name: f.Name, File: f.Path, Hash: f.Hash, Config: f.Text, Rules: f.Rules, Bots: f.BotNames(),
-			Matches: len(r.schedule), Created: time.Now().UTC()}
-		for _, b := range f.Bots {
-			if err := r.DB.PutBot(b.Name, b); err != nil {
-				return nil, nil, err
-			}
-		}
-		if err := r.DB.PutLeague(l); err != nil {
-			return nil, nil, err
-		}
-	case err != nil:
+		l, err = r.create()
+	case err == nil:
+		err = r.resume(l)
+	}
+	if err != nil {
 		return nil, nil, err
-	case l.Hash != f.Hash:
-		if !slices.Equal(l.Bots, f.BotNames()) {
-			return nil, nil, &ChangedError{Name: f.Name, File: f.Path, OldHash: l.Hash, NewHash: f.Hash, BotsChanged: true}
-		}
-		if !r.Force {
-			return nil, nil, &ChangedError{Name: f.Name, File: f.Path, OldHash: l.Hash, NewHash: f.Hash}
-		}
-		l.Forced = append(l.Forced, store.Forced{At: time.Now().UTC(), OldHash: l.Hash, NewHash: f.Hash})
-		l.Hash, l.Config, l.File, l.Rules, l.Matches = f.Hash, f.Text, f.Path, f.Rules, len(r.schedule)
-		l.Finished = time.Time{}
-		r.Forced = true
-		if err := r.DB.PutLeague(l); err != nil {
-			return nil, nil, err
-		}
 	}
 	r.league = l
 	stored, err := r.DB.Matches(f.Name)
@@ -117,6 +115,56 @@ func (r *Runner) Prepare() (*store.League, []Scheduled, error) {
 		return l, nil, ErrFinished
 	}
 	return l, todo, nil
+}
+
+// create stores a new league with its bots and its deal key: the one given, or a fresh one.
+func (r *Runner) create() (*store.League, error) {
+	f := r.File
+	l := &store.League{Name: f.Name, File: f.Path, Hash: f.Hash, Config: f.Text, Rules: f.Rules, Bots: f.BotNames(),
+		Matches: len(r.schedule), Created: time.Now().UTC()}
+	for _, b := range f.Bots {
+		if err := r.DB.PutBot(b.Name, b); err != nil {
+			return nil, err
+		}
+	}
+	r.dealKey = r.Key
+	if r.dealKey == nil {
+		r.dealKey = make([]byte, referee.KeySize)
+		rand.Read(r.dealKey)
+	}
+	return l, r.DB.CreateLeague(l, r.dealKey)
+}
+
+// resume takes the stored deal key of a league being resumed, checking the one given, and
+// checks that the league file is the one the league started with (or that Force allows it).
+func (r *Runner) resume(l *store.League) error {
+	f := r.File
+	stored, err := r.DB.DealKey(f.Name)
+	switch {
+	case err != nil:
+		return err
+	case stored == nil && r.Key != nil:
+		return fmt.Errorf("league %q was started without a deal key and keeps dealing from its seed alone: --key is %w (run it without --key, or start a new league)", f.Name, ErrKeyMismatch)
+	case stored == nil:
+		r.Unkeyed = true
+	case r.Key != nil && !hmac.Equal(stored, r.Key):
+		return fmt.Errorf("league %q was started with another key: the --key file is %w (run it without --key to use the stored one)", f.Name, ErrKeyMismatch)
+	}
+	r.dealKey = stored
+	if l.Hash == f.Hash {
+		return nil
+	}
+	if !slices.Equal(l.Bots, f.BotNames()) {
+		return &ChangedError{Name: f.Name, File: f.Path, OldHash: l.Hash, NewHash: f.Hash, BotsChanged: true}
+	}
+	if !r.Force {
+		return &ChangedError{Name: f.Name, File: f.Path, OldHash: l.Hash, NewHash: f.Hash}
+	}
+	l.Forced = append(l.Forced, store.Forced{At: time.Now().UTC(), OldHash: l.Hash, NewHash: f.Hash})
+	l.Hash, l.Config, l.File, l.Rules, l.Matches = f.Hash, f.Text, f.Path, f.Rules, len(r.schedule)
+	l.Finished = time.Time{}
+	r.Forced = true
+	return r.DB.PutLeague(l)
 }
 
 // Run plays the matches Prepare returned. It returns ErrInterrupted (wrapped) if ctx
@@ -170,7 +218,7 @@ func (r *Runner) play(ctx context.Context, slot int, s Scheduled) error {
 		return err
 	}
 	log := &dealLog{ctx: ctx, db: r.DB, league: r.File.Name, match: s.Index, progress: r.Progress}
-	cfg := referee.Config{ID: s.ID, Rules: r.File.Rules, Games: 1, Duplicate: true, Seed: s.Seed,
+	cfg := referee.Config{ID: s.ID, Rules: r.File.Rules, Games: 1, Duplicate: true, Seed: s.Seed, Key: r.dealKey,
 		Time: r.File.TimeControl(s.Bots...), MaxFaults: r.File.MaxFaults, Log: log,
 		Logger: r.Logger.With().Str("match", s.ID).Logger().Hook(quietWhenDone{ctx})}
 	if _, err := referee.Run(ctx, cfg, r.Entrants(slot, s.Seats())); err != nil {

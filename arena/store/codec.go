@@ -30,6 +30,7 @@ type row struct {
 	Actions  []referee.Action      `json:"x"`
 	Result   referee.RecordResult  `json:"r"`
 	Faults   []referee.FaultRecord `json:"fl,omitempty"`
+	Rejected []referee.Rejection   `json:"rj,omitempty"`
 }
 
 // dictionary primes the compressor with what every row repeats.
@@ -52,7 +53,7 @@ func newCodec() codec {
 // encode compresses the deal part of a record.
 func (c codec) encode(rec *referee.DealRecord) ([]byte, error) {
 	r := row{Pair: rec.Pair, Mirror: rec.Mirror, Rotation: rec.Rotation, Table: rec.Table, Skart: rec.Skart, Game: rec.Game, Deal: rec.Deal, Attempt: rec.Attempt, Seats: rec.Seats,
-		Dealer: rec.Dealer, First: rec.First, Hands: rec.Hands, Pile: rec.Pile, Actions: rec.Actions, Result: rec.Result, Faults: rec.Faults}
+		Dealer: rec.Dealer, First: rec.First, Hands: rec.Hands, Pile: rec.Pile, Actions: rec.Actions, Result: rec.Result, Faults: rec.Faults, Rejected: rec.Rejected}
 	data, err := json.Marshal(&r)
 	if err != nil {
 		return nil, err
@@ -84,7 +85,7 @@ func decodeRow(data []byte, rec *referee.DealRecord) error {
 	}
 	rec.Pair, rec.Mirror, rec.Game, rec.Deal, rec.Attempt = r.Pair, r.Mirror, r.Game, r.Deal, r.Attempt
 	rec.Seats, rec.Dealer, rec.First, rec.Hands, rec.Pile = r.Seats, r.Dealer, r.First, r.Hands, r.Pile
-	rec.Actions, rec.Result, rec.Faults = r.Actions, r.Result, r.Faults
+	rec.Actions, rec.Result, rec.Faults, rec.Rejected = r.Actions, r.Result, r.Faults, r.Rejected
 	rec.Rotation, rec.Table, rec.Skart = r.Rotation, r.Table, r.Skart
 	return nil
 }

@@ -6,10 +6,13 @@
 //
 // Top-level buckets: "meta" (the schema version), "bots" (name → how to run it, as last
 // used) and "leagues" (one sub-bucket per league). A league's bucket holds "info" (the
-// league as started, with its file's hash), "totals" (per-bot totals and the rating sums
-// of every finished match), and the sub-buckets "matches" (match number → match record)
+// league as started, with its file's hash), "dealkey" (its secret deal key, 32 bytes;
+// absent in leagues started before deal keys), "totals" (per-bot totals and the rating
+// sums of every finished match), and the sub-buckets "matches" (match number → match record)
 // and "deals" (match, game, deal, attempt → compressed deal). Keys are big-endian, so
-// cursors walk them in schedule order.
+// cursors walk them in schedule order. Every value but the schema version carries a
+// checksum of its key and bytes, checked on every read (checksum.go; schema 2). Verify
+// checks a whole file: Open runs it before a writer writes anything.
 //
 // # Durability
 //

@@ -22,6 +22,7 @@ type League struct {
 	Rules    rules.Ruleset `json:"rules"`
 	Bots     []string      `json:"bots"` // rating indices: Bots[i] is bot i
 	Matches  int           `json:"matches"`
+	Keyed    bool          `json:"keyed,omitempty"` // its cards are derived with a secret key (DealKey)
 	Created  time.Time     `json:"created"`
 	Forced   []Forced      `json:"forced,omitempty"`
 	Finished time.Time     `json:"finished,omitzero"`
@@ -79,6 +80,7 @@ const dealsFill = 0.9
 var (
 	keyInfo       = []byte("info")
 	keyTotals     = []byte("totals")
+	keyDealKey    = []byte("dealkey")
 	bucketMatches = []byte("matches")
 	bucketDeals   = []byte("deals")
 )
@@ -111,27 +113,72 @@ func (db *DB) League(name string) (*League, error) {
 
 // PutLeague stores the league record, creating the league with empty totals if new.
 func (db *DB) PutLeague(l *League) error {
+	return db.update(func(tx *bolt.Tx) error { return putLeague(tx, l) })
+}
+
+// CreateLeague creates a new league with empty totals and, in the same transaction, its
+// deal key (nil for none; l.Keyed is set to match), so that no match can run without it.
+// It fails if the league exists.
+func (db *DB) CreateLeague(l *League, key []byte) error {
+	l.Keyed = key != nil
 	return db.update(func(tx *bolt.Tx) error {
-		b, err := tx.Bucket(bucketLeagues).CreateBucketIfNotExists([]byte(l.Name))
+		if tx.Bucket(bucketLeagues).Bucket([]byte(l.Name)) != nil {
+			return fmt.Errorf("league %q exists already", l.Name)
+		}
+		if err := putLeague(tx, l); err != nil {
+			return err
+		}
+		if key == nil {
+			return nil
+		}
+		return tx.Bucket(bucketLeagues).Bucket([]byte(l.Name)).Put(keyDealKey, seal(keyDealKey, key))
+	})
+}
+
+// DealKey returns the league's secret deal key, or nil for a league without one (started
+// by an arena older than deal keys). Nothing the arena writes for people or bots shows it.
+func (db *DB) DealKey(league string) ([]byte, error) {
+	var key []byte
+	err := db.view(func(tx *bolt.Tx) error {
+		b, err := leagueBucket(tx, league)
 		if err != nil {
 			return err
 		}
-		for _, sub := range [][]byte{bucketMatches, bucketDeals} {
-			if _, err := b.CreateBucketIfNotExists(sub); err != nil {
-				return err
+		if v := b.Get(keyDealKey); v != nil {
+			k, err := unseal(keyDealKey, v, legacy(tx))
+			if err != nil {
+				return fmt.Errorf("league %s: %w", league, err)
 			}
+			if len(k) != referee.KeySize {
+				return fmt.Errorf("%w: league %q: its deal key has %d bytes, not %d", ErrCorrupt, league, len(k), referee.KeySize)
+			}
+			key = bytes.Clone(k)
 		}
-		if b.Get(keyTotals) == nil {
-			t := Totals{Bots: make([]BotTotals, len(l.Bots))}
-			for i, name := range l.Bots {
-				t.Bots[i].Name = name
-			}
-			if err := putJSON(b, keyTotals, &t); err != nil {
-				return err
-			}
-		}
-		return putJSON(b, keyInfo, l)
+		return nil
 	})
+	return key, err
+}
+
+func putLeague(tx *bolt.Tx, l *League) error {
+	b, err := tx.Bucket(bucketLeagues).CreateBucketIfNotExists([]byte(l.Name))
+	if err != nil {
+		return err
+	}
+	for _, sub := range [][]byte{bucketMatches, bucketDeals} {
+		if _, err := b.CreateBucketIfNotExists(sub); err != nil {
+			return err
+		}
+	}
+	if b.Get(keyTotals) == nil {
+		t := Totals{Bots: make([]BotTotals, len(l.Bots))}
+		for i, name := range l.Bots {
+			t.Bots[i].Name = name
+		}
+		if err := putJSON(b, keyTotals, &t); err != nil {
+			return err
+		}
+	}
+	return putJSON(b, keyInfo, l)
 }
 
 // PutBot records how a bot is run (as last used).
@@ -147,10 +194,15 @@ func (db *DB) Matches(league string) ([]Match, error) {
 		if err != nil {
 			return err
 		}
-		return b.Bucket(bucketMatches).ForEach(func(_, v []byte) error {
+		old := legacy(tx)
+		return b.Bucket(bucketMatches).ForEach(func(k, v []byte) error {
+			data, err := unseal(k, v, old)
+			if err != nil {
+				return fmt.Errorf("league %s: %w", league, err)
+			}
 			var m Match
-			if err := json.Unmarshal(v, &m); err != nil {
-				return fmt.Errorf("%w: match record: %v", ErrCorrupt, err)
+			if err := json.Unmarshal(data, &m); err != nil {
+				return fmt.Errorf("%w: league %s: %s: %v", ErrCorrupt, league, describeKey(k), err)
 			}
 			out = append(out, m)
 			return nil
@@ -202,7 +254,8 @@ func (db *DB) PutDeal(league string, match int, rec *referee.DealRecord) error {
 		}
 		deals := b.Bucket(bucketDeals)
 		deals.FillPercent = dealsFill
-		return deals.Put(dealKey(match, rec), data)
+		key := dealKey(match, rec)
+		return deals.Put(key, seal(key, data))
 	})
 }
 
@@ -223,7 +276,8 @@ func (db *DB) PutDeals(league string, match int, recs []referee.DealRecord) erro
 		deals := b.Bucket(bucketDeals)
 		deals.FillPercent = dealsFill
 		for i := range recs {
-			if err := deals.Put(dealKey(match, &recs[i]), rows[i]); err != nil {
+			key := dealKey(match, &recs[i])
+			if err := deals.Put(key, seal(key, rows[i])); err != nil {
 				return err
 			}
 		}
@@ -347,11 +401,16 @@ func (db *DB) DealCount(league string) (int, error) {
 
 func forEachDeal(b *bolt.Bucket, index int, l *League, m *Match, fn func(*referee.DealRecord) error) error {
 	prefix := u32(index)
+	old := legacy(b.Tx())
 	c := b.Bucket(bucketDeals).Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		rec := referee.DealRecord{V: referee.LogVersion, Match: m.ID, Rules: l.Rules, Seed: m.Seed}
-		if err := decodeRow(v, &rec); err != nil {
-			return fmt.Errorf("match %s: %w", m.ID, err)
+		rec := referee.DealRecord{V: referee.LogVersion, Match: m.ID, Rules: l.Rules, Seed: m.Seed, Keyed: l.Keyed}
+		data, err := unseal(k, v, old)
+		if err == nil {
+			err = decodeRow(data, &rec)
+		}
+		if err != nil {
+			return fmt.Errorf("league %s match %s: %w", l.Name, m.ID, err)
 		}
 		if err := fn(&rec); err != nil {
 			return err
@@ -369,12 +428,16 @@ func leagueBucket(tx *bolt.Tx, name string) (*bolt.Bucket, error) {
 }
 
 func getJSON(b *bolt.Bucket, key []byte, v any) error {
-	data := b.Get(key)
-	if data == nil {
-		return fmt.Errorf("record %q: %w", key, ErrNotFound)
+	stored := b.Get(key)
+	if stored == nil {
+		return fmt.Errorf("%s: %w", describeKey(key), ErrNotFound)
+	}
+	data, err := unseal(key, stored, legacy(b.Tx()))
+	if err != nil {
+		return err
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("%w: record %q: %v", ErrCorrupt, key, err)
+		return fmt.Errorf("%w: %s: %v", ErrCorrupt, describeKey(key), err)
 	}
 	return nil
 }
@@ -384,5 +447,5 @@ func putJSON(b *bolt.Bucket, key []byte, v any) error {
 	if err != nil {
 		return err
 	}
-	return b.Put(key, data)
+	return b.Put(key, seal(key, data))
 }

@@ -16,8 +16,10 @@ import (
 	berrors "go.etcd.io/bbolt/errors"
 )
 
-// SchemaVersion is the layout version this arena reads and writes.
-const SchemaVersion = 1
+// SchemaVersion is the layout version this arena writes: 2, every value with a checksum
+// (checksum.go). It also reads schema 1, the same layout without checksums, and upgrades it
+// when it opens it for writing.
+const SchemaVersion = 2
 
 // DefaultTimeout is how long Open waits for a database another process holds.
 const DefaultTimeout = 300 * time.Millisecond
@@ -80,7 +82,8 @@ var (
 )
 
 // Open opens (creating if needed, unless read-only) the database at path and checks its
-// schema version.
+// schema version. For writing it first checks the whole file (Verify) and refuses a
+// damaged one. A new file gets mode 0600: it holds the leagues' secret deal keys.
 func Open(path string, opt Options) (db *DB, err error) {
 	if opt.Timeout <= 0 {
 		opt.Timeout = DefaultTimeout
@@ -103,44 +106,37 @@ func Open(path string, opt Options) (db *DB, err error) {
 		return nil, openError(path, err)
 	}
 	db = &DB{bolt: b, path: path, holderPath: path + ".holder", readOnly: opt.ReadOnly, codec: newCodec()}
-	if err := db.checkSchema(); err != nil {
+	version, err := db.checkSchema()
+	if err != nil {
 		b.Close()
 		return nil, err
 	}
 	if !opt.ReadOnly {
-		// A holder record left behind means the last writer did not close the file (a
-		// crash, kill -9, power loss): check every page before writing on.
-		if readHolder(db.holderPath) != nil {
-			if err := db.check(); err != nil {
-				b.Close()
-				return nil, err
+		// Check every page and every checksum before writing on: a damaged page written
+		// around would spread. A holder record left behind means the last writer did not
+		// close the file (a crash, kill -9, power loss).
+		unclean := readHolder(db.holderPath) != nil
+		if err := db.Verify(); err != nil {
+			b.Close()
+			if unclean {
+				return nil, fmt.Errorf("after an unclean stop: %w; the file was not changed", err)
 			}
-			db.unclean = true
+			return nil, fmt.Errorf("%w; the file was not changed", err)
 		}
+		switch version {
+		case 0:
+			err = db.create()
+		case 1:
+			err = db.upgrade()
+		}
+		if err != nil {
+			b.Close()
+			return nil, err
+		}
+		db.unclean = unclean
 		db.writeHolder(opt.Command)
 	}
 	return db, nil
-}
-
-// check runs bbolt's consistency check over the whole file.
-func (db *DB) check() error {
-	var problems []string
-	err := db.view(func(tx *bolt.Tx) error {
-		for err := range tx.Check() {
-			if len(problems) < 10 {
-				problems = append(problems, err.Error())
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	if len(problems) > 0 {
-		return fmt.Errorf("%w: %s failed its check after an unclean stop: %s; the file was not changed (restore it from a backup)",
-			ErrCorrupt, db.path, strings.Join(problems, "; "))
-	}
-	return nil
 }
 
 // Unclean reports whether the previous writer did not close the database (it was then
@@ -162,12 +158,15 @@ func openError(path string, err error) error {
 	return fmt.Errorf("open database %s: %w", path, err)
 }
 
-func (db *DB) checkSchema() error {
+// checkSchema checks the file is an arena database this arena reads and returns its schema
+// version: SchemaVersion, 1 (no checksums: read as it is), or 0 for an empty file.
+func (db *DB) checkSchema() (int, error) {
 	st, err := os.Stat(db.path)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	check := func(tx *bolt.Tx) error {
+	version := 0
+	err = db.view(func(tx *bolt.Tx) error {
 		if tx.Size() > st.Size() {
 			return fmt.Errorf("%w: %s is truncated (%d bytes, its pages need %d); the file was not changed", ErrCorrupt, db.path, st.Size(), tx.Size())
 		}
@@ -187,21 +186,18 @@ func (db *DB) checkSchema() error {
 		if len(v) != 4 {
 			return fmt.Errorf("%w: %s has no schema version", ErrCorrupt, db.path)
 		}
-		if got := binary.BigEndian.Uint32(v); got != SchemaVersion {
-			return fmt.Errorf("%w: %s has schema %d, this arena reads %d", ErrSchema, db.path, got, SchemaVersion)
+		if got := binary.BigEndian.Uint32(v); got != SchemaVersion && got != 1 {
+			return fmt.Errorf("%w: %s has schema %d, this arena reads %d (and 1)", ErrSchema, db.path, got, SchemaVersion)
 		}
+		version = int(binary.BigEndian.Uint32(v))
 		return nil
-	}
-	if db.readOnly {
-		return db.view(check)
-	}
+	})
+	return version, err
+}
+
+// create makes the top-level buckets of a new database.
+func (db *DB) create() error {
 	return db.update(func(tx *bolt.Tx) error {
-		if err := check(tx); err != nil {
-			return err
-		}
-		if tx.Bucket(bucketMeta) != nil {
-			return nil
-		}
 		for _, name := range [][]byte{bucketMeta, bucketBots, bucketLeagues} {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return err

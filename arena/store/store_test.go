@@ -66,6 +66,10 @@ func TestDealRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := playMatch(t, "x/0", 99)
+	// fault_policy = retry's rejected answers are kept too, and verified when read back.
+	first := recs[0].Actions[0].Seat
+	recs[0].Rejected = []referee.Rejection{{Seat: first, Bot: "b", Decision: 1, Request: "bid", Kind: referee.FaultGarbage, Detail: `"hearts" is not a bid`}}
+	recs[1].Rejected = []referee.Rejection{{Seat: first, Bot: "b", Decision: 1, Request: "bid", Kind: referee.FaultTimeout, Detail: "a timeout is never rejected"}}
 	m := Match{Index: 0, ID: "x/0", Seed: 99, Seats: []int{0, 1, 0, 1}}
 	if err := db.StartMatch("x", &m); err != nil {
 		t.Fatal(err)
@@ -85,6 +89,9 @@ func TestDealRoundTrip(t *testing.T) {
 		want, _ := json.Marshal(&recs[i])
 		if !bytes.Equal(got, want) {
 			t.Errorf("deal %d:\n got %s\nwant %s", i, got, want)
+		}
+		if err := rec.Verify(); (err == nil) != (i != 1) || i == 1 && !strings.Contains(err.Error(), "rejected answer 1") {
+			t.Errorf("deal %d read back: Verify: %v", i, err)
 		}
 		i++
 		return nil
@@ -186,4 +193,39 @@ func TestOpen_UncleanIsChecked(t *testing.T) {
 		t.Errorf("after a clean close: %v, unclean %v", err, db != nil && db.Unclean())
 	}
 	db.Close()
+}
+
+// TestDealKey: a league created with a key keeps it beside its record (never in it), a league
+// created without one (or by PutLeague, as before deal keys) has none, and a league is
+// created once.
+func TestDealKey(t *testing.T) {
+	db, path := MustOpen(t)
+	key := bytes.Repeat([]byte{0xa5}, referee.KeySize)
+	l := &League{Name: "k", Rules: rules.Default(), Bots: []string{"a", "b"}, Matches: 1}
+	if err := db.CreateLeague(l, key); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateLeague(l, key); err == nil {
+		t.Error("a league was created twice")
+	}
+	if err := db.PutLeague(&League{Name: "old", Rules: rules.Default(), Bots: []string{"a", "b"}, Matches: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string][]byte{"k": key, "old": nil} {
+		got, err := db.DealKey(name)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("league %s: key %x, %v; want %x", name, got, err, want)
+		}
+	}
+	stored, err := db.League("k")
+	if err != nil || !stored.Keyed {
+		t.Fatalf("league record: %+v, %v", stored, err)
+	}
+	info, _ := json.Marshal(stored)
+	if bytes.Contains(info, key) || strings.Contains(string(info), "a5a5a5a5") {
+		t.Errorf("the key is in the league record: %s", info)
+	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("a new database file: mode %v, %v; want 0600", st.Mode(), err)
+	}
 }

@@ -1,7 +1,7 @@
 """klaverjas.py - a single-file Python SDK for Klaverjas arena bots (protocol version 1).
 
 Standard library only; Python 3.9 or later. Copy this file next to your bot, or add its folder
-to PYTHONPATH. The protocol itself is spec.md; the rules of the game are rules.md.
+to PYTHONPATH. The protocol itself is spec.md; the rules of the game are RULES.md.
 
 A bot is one function from a decision (plus what the bot has seen so far) to an answer:
 
@@ -25,7 +25,9 @@ trumps (`default_discard`); pass `discard=` to Bot, or override it, to choose yo
 answer is a list of two different cards of decision.hand (or the string "7S 8D").
 `state.players` is 3 or 4 (from the rules line); at three, lists per side in `scored` and
 `gameover` are per seat (N, E, S; or N, E, S, W at a table of four, where the dealer sits out
-each deal: he is dealt no cards, `state.sitting_out` is true, and he is asked nothing).
+each deal: he is dealt no cards, `state.sitting_out` is true, and he is asked nothing; the
+arena's `active` line tells every seat who plays, which `state.seats()` and
+`state.playing()` give).
 
 `run` does everything else: the handshake, reading and parsing every line the arena sends,
 keeping `State` up to date, and writing (and flushing) the answers. Inside `run`, a stray
@@ -49,7 +51,7 @@ Notation (the protocol's own, spec.md section 3):
 Answers: a bid string for "bid", a card string for "play", a whole number for "claim", and
 two cards for "discard" (three-player game). The
 arena sends the legal bids and cards with every request, so no rules of play are needed here;
-`trick_roem`, `trick_points`, `card_points` and `trick_winner` (rules.md sections 4-6) are
+`trick_roem`, `trick_points`, `card_points` and `trick_winner` (RULES.md sections 2, 5 and 6) are
 for bots that want to reason about tricks and to claim roem honestly.
 """
 
@@ -63,7 +65,7 @@ __all__ = [
     "beats", "trick_winner", "card_points", "trick_points", "roem_items", "trick_roem",
     "default_discard", "players", "hand_size",
     "next_seat", "partner", "side", "side_index", "same_side",
-    "Klaverjas", "Rules", "Game", "Dealt", "Turned", "Said", "Trump", "Played", "TrickDone",
+    "Klaverjas", "Rules", "Game", "Dealt", "Active", "Turned", "Said", "Trump", "Played", "TrickDone",
     "Scored", "GameOver", "Fault", "Quit", "BidRequest", "PlayRequest", "ClaimRequest",
     "DiscardRequest",
     "Unknown", "REQUESTS", "ProtocolError", "VersionError", "BadAnswer", "parse_message",
@@ -78,7 +80,7 @@ SEATS = "NESW"  # clockwise
 SIDES = ("NS", "EW")
 ALL_CARDS = [r + s for s in SUITS for r in RANKS]  # in card order
 
-_PLAIN_ORDER = "789JQKTA"  # low to high, rules.md section 4
+_PLAIN_ORDER = "789JQKTA"  # low to high, RULES.md section 2
 _TRUMP_ORDER = "78QKTA9J"
 _PLAIN_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
 _TRUMP_POINTS = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3}
@@ -144,7 +146,7 @@ def highest(cards, trump=None):
 
 
 def beats(card, other, led, trump):
-    """Whether card beats other in a trick led with suit led (rules.md section 5.1)."""
+    """Whether card beats other in a trick led with suit led (RULES.md section 5.1)."""
     return strength(card, trump, led) > strength(other, trump, led)
 
 
@@ -161,7 +163,7 @@ def trick_winner(cards, trump):
 
 
 def card_points(card, trump):
-    """The card points of one card (rules.md section 4): trump J 20, 9 14; A 11, T 10, K 4,
+    """The card points of one card (RULES.md section 2): trump J 20, 9 14; A 11, T 10, K 4,
     Q 3; plain J 2; the rest 0."""
     if card[1] == trump:
         return _TRUMP_POINTS.get(card[0], 0)
@@ -199,12 +201,12 @@ def hand_size(options):
 
 
 def roem_items(cards, trump, options=None):
-    """The roem combinations in a trick (rules.md section 6) as a list of (what, points):
+    """The roem combinations in a trick (RULES.md section 6) as a list of (what, points):
     a run of three ("run3", 20) or four ("run4", 50) in one suit in natural order, the stuk
     ("stuk", 20: king and queen of trumps; only when stuk_scoring is in_trick, the default),
     or four of a kind ("four", points by the option four_of_a_kind). options is the ruleset
     (State.options); missing options take their defaults. At the three-player game
-    (players=3, rules.md Appendix A) a run of three is 40 and three of a kind ("three") 80,
+    (players=3, RULES.md §11) a run of three is 40 and three of a kind ("three") 80,
     three jacks 120."""
     options = options or {}
     three = players(options) == 3
@@ -280,6 +282,9 @@ Klaverjas = collections.namedtuple("Klaverjas", "versions")
 Rules = collections.namedtuple("Rules", "options")  # options: dict name -> value, in order
 Game = collections.namedtuple("Game", "number seat decision_ms bank_ms increment_ms")
 Dealt = collections.namedtuple("Dealt", "number dealer hand")
+# three players at a table of four: the three seats that play the deal (the dealer sits out),
+# in play order from the player left of the dealer
+Active = collections.namedtuple("Active", "seats")
 Turned = collections.namedtuple("Turned", "card")  # a pile card: "4H" or "JK"
 Said = collections.namedtuple("Said", "seat bid")
 Trump = collections.namedtuple("Trump", "suit maker")
@@ -412,6 +417,13 @@ def _parse_rules(args):
     return Rules(options)
 
 
+def _parse_active(args):
+    seats = [_seat(a) for a in args]
+    if len(seats) != 3 or len(set(seats)) != 3:
+        raise ValueError("want three different seats")
+    return Active(seats)
+
+
 def _parse_fault(args):
     if not args:
         raise ValueError("want a fault kind")
@@ -455,6 +467,7 @@ _PARSERS = {
     "rules": _parse_rules,
     "game": _fixed(Game, _nat, _seat, _nat, _nat, _nat),
     "dealt": _fixed(Dealt, _nat, _seat, _cards),
+    "active": _parse_active,
     "turned": _fixed(Turned, _pile),
     "said": _fixed(Said, _seat, _bid),
     "trump": _fixed(Trump, _suit, _seat),
@@ -540,6 +553,7 @@ class State:
         self.dealer = dealer
         self.hand = sort_cards(hand)
         self.sitting_out = self.players == 3 and number > 0 and not hand and dealer == self.seat
+        self._playing = []  # the seats of an active line (three players at a table of four)
         self.skart = []
         self.discarded = []
         self.turned = []
@@ -577,9 +591,22 @@ class State:
         the three-player game N, E, S, or the four seats without the sitting-out dealer."""
         if self.players == 4:
             return SEATS
+        if self._playing:
+            return "".join(s for s in SEATS if s in self._playing)
         if self.table == 4:
             return "".join(s for s in SEATS if s != self.dealer)
         return SEATS[:3]
+
+    def playing(self):
+        """The seats that play this deal, in play order from the player left of the dealer
+        (voorhand): seats() in another order. At a table of four in the three-player game
+        they are those of the arena's `active` line."""
+        if self._playing:
+            return list(self._playing)
+        if not self.dealer:
+            return []
+        n = 4 if self.players == 4 or self.table == 4 else 3
+        return sorted(self.seats(), key=lambda s: (SEATS.index(s) - SEATS.index(self.dealer) - 1) % n)
 
     def next_player(self, seat, n=1):
         """The player n places clockwise from seat among those playing this deal."""
@@ -633,6 +660,9 @@ class State:
             if self.players == 3 and not msg.hand:
                 self.table = 4  # only a dealer sitting out at a table of four is dealt nothing
             self._new_deal(msg.number, msg.dealer, msg.hand)
+        elif isinstance(msg, Active):
+            self.table = 4  # only a table of four is told who plays
+            self._playing = list(msg.seats)
         elif isinstance(msg, Turned):
             self.turned.append(msg.card)
         elif isinstance(msg, Said):

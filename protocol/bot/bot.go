@@ -92,6 +92,10 @@ type State struct {
 	Dealer  protocol.Seat
 	Hand    protocol.CardSet // the bot's cards now
 	SitsOut bool             // the dealer sits out this deal (four at a three-player game)
+	// Playing is the seats that play this deal, in play order from the player left of the
+	// dealer: every seat of the table, or at a table of four playing the three-player game
+	// the three the active event after Dealt names (the dealer sits out).
+	Playing []protocol.Seat
 	Skart   protocol.CardSet // the three-player game: the skart, if this bot took it
 	Turned  []protocol.PileCard
 	Bids    []protocol.Said
@@ -183,6 +187,13 @@ func (s *Session) Handle(line string) (reply string, isRequest bool, err error) 
 	case *protocol.Dealt:
 		*st = State{Options: st.Options, Players: st.Players, Seat: st.Seat, Game: st.Game, Timing: st.Timing, LastScore: st.LastScore,
 			Deal: m.Number, Dealer: m.Dealer, Hand: m.Hand, SitsOut: m.Hand == 0, Trump: protocol.NoSuit, Maker: protocol.NoSeat}
+		if n := st.Players; int(m.Dealer) < n { // at a table of four, dealer W: the active event tells
+			for i := range n {
+				st.Playing = append(st.Playing, m.Dealer.Plus(i+1, n))
+			}
+		}
+	case *protocol.Active:
+		st.Playing = append(st.Playing[:0], m.Seats[:]...)
 	case *protocol.Turned:
 		st.Turned = append(st.Turned, m.Card)
 	case *protocol.Said:
@@ -233,7 +244,7 @@ func (s *Session) Handle(line string) (reply string, isRequest bool, err error) 
 	return "", false, nil
 }
 
-var known = map[string]bool{"klaverjas": true, "rules": true, "game": true, "dealt": true, "turned": true,
+var known = map[string]bool{"klaverjas": true, "rules": true, "game": true, "dealt": true, "active": true, "turned": true,
 	"said": true, "trump": true, "played": true, "trick": true, "scored": true, "gameover": true,
 	"fault": true, "quit": true, "bid": true, "play": true, "claim": true, "discard": true}
 

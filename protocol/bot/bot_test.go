@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -55,5 +56,31 @@ func TestRefusesThreePlayerUnlessAble(t *testing.T) {
 	}
 	if _, _, err := three.Handle("dealt 2 E -"); err != nil || !three.State().SitsOut {
 		t.Errorf("a dealer sitting out: %v %+v", err, three.State())
+	}
+}
+
+// TestPlayingSeats: State.Playing is the seats of the deal in play order from the player
+// left of the dealer: every seat at four and at a table of three, and at a table of four
+// playing the three-player game the three seats of the active event.
+func TestPlayingSeats(t *testing.T) {
+	decide := func(s *State, d Decision) Answer { return Answer{} }
+	for _, tc := range []struct {
+		lines []string
+		want  string
+	}{
+		{[]string{"rules players=4", "game 1 N 1000 0 0", "dealt 1 S 7C,8C,9C,TC,JC,QC,KC,AC"}, "[W N E S]"},
+		{[]string{"rules players=3", "game 1 N 1000 0 0", "dealt 1 E 7C,8C,9C,TC,JC,QC,KC,AC,7D,8D"}, "[S N E]"},
+		{[]string{"rules players=3", "game 1 N 1000 0 0", "dealt 1 E 7C,8C,9C,TC,JC,QC,KC,AC,7D,8D", "active S W N"}, "[S W N]"},
+		{[]string{"rules players=3", "game 1 E 1000 0 0", "dealt 2 E -", "active S W N"}, "[S W N]"},
+	} {
+		s := NewSession(Bot{Name: "b", Decide: decide, ThreePlayer: true})
+		for _, line := range tc.lines {
+			if _, _, err := s.Handle(line); err != nil {
+				t.Fatalf("%q: %v", line, err)
+			}
+		}
+		if got := fmt.Sprint(s.State().Playing); got != tc.want || len(s.State().Unknown) != 0 {
+			t.Errorf("%q: playing %s (unknown %q), want %s", tc.lines, got, s.State().Unknown, tc.want)
+		}
 	}
 }

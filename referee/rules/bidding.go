@@ -5,7 +5,7 @@ import "github.com/klaverjas-arena/arena/protocol"
 // PlaySuit returns the bid that plays on suit s.
 func PlaySuit(s Suit) Bid { return protocol.PlaySuit(s) }
 
-// bidding is the state of a trump-choosing procedure (rules.md §3).
+// bidding is the state of a trump-choosing procedure (RULES.md §4).
 type bidding struct {
 	toMove  Seat
 	spoken  int  // players who have spoken in this round
@@ -108,7 +108,7 @@ func (d *Deal) pass() {
 	}
 	// Everybody passed in this round.
 	if n == 3 {
-		// Appendix A: the hand is thrown in (and Game moves the deal to the next dealer).
+		// RULES.md §11: the hand is thrown in (and Game moves the deal to the next dealer).
 		d.finishRedeal()
 		return
 	}

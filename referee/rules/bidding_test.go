@@ -14,7 +14,7 @@ const (
 	pass8 = pass4 + " " + pass4
 )
 
-// bidCase is a trump-choosing procedure (rules.md §3) after some bids. Either trumps are made
+// bidCase is a trump-choosing procedure (RULES.md §4) after some bids. Either trumps are made
 // (maker, trump; the first leader is left of the dealer unless first_lead = maker), or it
 // is a redeal, or the bidding goes on with toMove to choose from legal (offer is the suit on
 // offer, "-" when he names any suit).

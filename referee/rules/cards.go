@@ -4,7 +4,7 @@ import (
 	"github.com/klaverjas-arena/arena/protocol"
 )
 
-// Card order and card points (rules.md §4), as tables indexed by natural rank (7 8 9 T J Q K A).
+// Card order and card points (RULES.md §2), as tables indexed by natural rank (7 8 9 T J Q K A).
 var (
 	// trumpOrder ranks trumps J 9 A T K Q 8 7, high to low (higher is better).
 	trumpOrder = [protocol.NumRanks]uint8{protocol.Seven: 0, protocol.Eight: 1, protocol.Queen: 2, protocol.King: 3, protocol.Ten: 4, protocol.Ace: 5, protocol.Nine: 6, protocol.Jack: 7}

@@ -19,7 +19,7 @@ const (
 	PhasePlay                 // playing cards: Legal, Play
 	PhaseClaim                // roem_claiming = claim_required: the trick's winner claims roem
 	PhaseDone                 // finished: Result
-	// PhaseSkart comes between bidding and play at a table of three (Appendix A): the Player
+	// PhaseSkart comes between bidding and play at a table of three (RULES.md §11): the Player
 	// has taken the skart into his hand and discards two cards (Discard). It is numbered
 	// last so that the four-player phases keep their values.
 	PhaseSkart
@@ -63,7 +63,7 @@ func (e *IllegalCardError) Error() string {
 }
 
 // IllegalDiscardError reports a discard that the Player may not make: two cards that are
-// not two different cards of his hand (skart phase, Appendix A).
+// not two different cards of his hand (skart phase, RULES.md §11).
 type IllegalDiscardError struct {
 	Seat  Seat
 	Cards [2]Card
@@ -236,7 +236,7 @@ func (d *Deal) Skart() CardSet { return d.skart }
 func (d *Deal) Discarded() CardSet { return d.discard }
 
 // Discard is the Player's discard of two different cards of his hand (which holds the skart),
-// at a table of three (Appendix A). Any two cards may be discarded. An illegal discard is
+// at a table of three (RULES.md §11). Any two cards may be discarded. An illegal discard is
 // refused with an *IllegalDiscardError and changes nothing.
 func (d *Deal) Discard(a, b Card) error {
 	if d.phase != PhaseSkart {
@@ -351,6 +351,7 @@ func (d *Deal) finishTrick() {
 	d.won[side]++
 	d.toMove = rec.Winner
 	if d.rules.RoemClaiming == RoemClaimRequired {
+		rec.Scored = 0 // until the claim: the record may hold a trick of an earlier deal
 		d.phase = PhaseClaim
 		return
 	}
@@ -370,7 +371,8 @@ func (d *Deal) nextTrick() {
 
 // Claim is the trick winner's roem claim under roem_claiming = claim_required. Claiming no
 // more than the trick holds scores the claim (so an unclaimed roem is lost); claiming more is
-// a false claim: nothing is scored and the opponents receive false_claim_penalty as roem.
+// a false claim: nothing is scored for the trick (its Scored is 0) and the opponents receive
+// false_claim_penalty as roem.
 func (d *Deal) Claim(points int) error {
 	if d.phase != PhaseClaim {
 		return ErrWrongPhase
@@ -395,7 +397,7 @@ func (d *Deal) Claim(points int) error {
 }
 
 // Forfeit ends the deal as forfeited by seat's side (a renege, timeout, crash or bad reply;
-// rules.md §5.5, §7.4). It may be called in any phase before the deal is done. At a table of
+// RULES.md §7.4). It may be called in any phase before the deal is done. At a table of
 // three see ScoreForfeit for the arena convention.
 func (d *Deal) Forfeit(offender Seat) {
 	if d.phase == PhaseDone {

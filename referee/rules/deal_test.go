@@ -216,6 +216,65 @@ func TestClaims(t *testing.T) {
 	}
 }
 
+// TestFalseClaimScoresNothingInReusedDeal: after a false claim the trick records 0 scored
+// roem, also when the Deal is reused (Start) and the same trick of the previous deal scored
+// its roem.
+func TestFalseClaimScoresNothingInReusedDeal(t *testing.T) {
+	d := newStukDeal(t, "roem_claiming=claim_required false_claim_penalty=20")
+	play(t, d, "7H TH QH JH")
+	if err := d.Claim(20); err != nil || d.Tricks()[0].Scored != 20 {
+		t.Fatalf("first deal: claim %v, scored %d, want 20", err, d.Tricks()[0].Scored)
+	}
+	if err := d.Start(d.Rules(), Setup{Dealer: seatOf(t, "W"), Hands: handsOf(t, stukN, stukE, stukS, stukW)}); err != nil {
+		t.Fatal(err)
+	}
+	bid(t, d, "pass pass H")
+	play(t, d, "7H TH QH JH")
+	if got := d.Tricks()[0].Scored; got != 0 {
+		t.Errorf("in the claim phase the trick shows %d scored, want 0 until the claim", got)
+	}
+	if err := d.Claim(50); err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Tricks()[0].Scored; got != 0 {
+		t.Errorf("false claim of 50 for 20 roem: scored %d, want 0", got)
+	}
+	cp := *d
+	cp.Forfeit(seatOf(t, "N"))
+	if got := cp.Result().Roem; got != sides(20, 0) {
+		t.Errorf("roem %v, want the penalty 20 to NS and nothing to EW", got)
+	}
+}
+
+// TestClaimWithStukAnnouncedByHolder: with stuk_scoring = announced_by_holder the stuk is
+// scored for the holder when he plays the second of trump king and queen, with no claim;
+// it is not in the trick's roem, so claiming it is a false claim (spec.md §5).
+func TestClaimWithStukAnnouncedByHolder(t *testing.T) {
+	d := newStukDeal(t, "stuk_scoring=announced_by_holder roem_claiming=claim_required false_claim_penalty=20")
+	play(t, d, "7H 9H KH JH") // S plays the king of trumps; W wins
+	if err := d.Claim(0); err != nil {
+		t.Fatal(err)
+	}
+	play(t, d, "AH 8H TH QH") // S plays the queen: stuk for NS, in a trick won by W
+	if d.Phase() != PhaseClaim || d.ToMove() != seatOf(t, "W") {
+		t.Fatalf("phase %v to move %v, want W to claim", d.Phase(), d.ToMove())
+	}
+	if got := d.Tricks()[1].Roem.Total(); got != 0 {
+		t.Errorf("the trick holds %d roem to claim, want 0: the stuk is the holder's", got)
+	}
+	if err := d.Claim(20); err != nil { // W claims the stuk: a false claim
+		t.Fatal(err)
+	}
+	if got := d.Tricks()[1].Scored; got != 0 {
+		t.Errorf("claiming the stuk scored %d for the trick, want 0", got)
+	}
+	cp := *d
+	cp.Forfeit(seatOf(t, "E"))
+	if got := cp.Result().Roem; got != sides(40, 0) {
+		t.Errorf("roem %v, want NS 20 for the stuk + 20 for W's false claim", got)
+	}
+}
+
 func TestClaimNegative(t *testing.T) {
 	d := newStukDeal(t, "roem_claiming=claim_required")
 	play(t, d, "7H TH QH JH")
@@ -252,7 +311,7 @@ func TestClaimWholeDeal(t *testing.T) {
 	}
 }
 
-// TestForfeit is rules.md §5.5/§7.4 through a Deal: in the bidding, and in the play with the
+// TestForfeit is RULES.md §7.4 through a Deal: in the bidding, and in the play with the
 // roem made so far.
 func TestForfeit(t *testing.T) {
 	tests := []struct {

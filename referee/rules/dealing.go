@@ -7,7 +7,7 @@ import (
 	"github.com/klaverjas-arena/arena/protocol"
 )
 
-// Deck is the 32 cards in dealing order: index 0 is dealt first (rules.md §2).
+// Deck is the 32 cards in dealing order: index 0 is dealt first (RULES.md §3).
 type Deck [protocol.NumCards]Card
 
 // OrderedDeck returns the deck in card order 7C 8C ... AS.
@@ -38,7 +38,7 @@ func ShufflePile(r *Ruleset, rng *rand.Rand) []protocol.PileCard {
 }
 
 // DealHands deals the deck clockwise starting left of the dealer, in the ruleset's packets
-// (rules.md §2): with [3,2,3] the first player gets cards 0-2, the next 3-5, and so on.
+// (RULES.md §3): with [3,2,3] the first player gets cards 0-2, the next 3-5, and so on.
 // Cards beyond the players' hands (the skart at a table of three) are returned as rest.
 func DealHands(r *Ruleset, deck *Deck, dealer Seat) (hands [protocol.MaxSeats]CardSet, rest CardSet) {
 	n, i := r.Players, 0

@@ -8,7 +8,7 @@ import (
 	"github.com/klaverjas-arena/arena/protocol"
 )
 
-// TestDealHands is rules.md §2: 8 cards each, clockwise from left of the dealer, in packets
+// TestDealHands is RULES.md §3: 8 cards each, clockwise from left of the dealer, in packets
 // of deal_packets; index 0 of the deck is dealt first.
 func TestDealHands(t *testing.T) {
 	ordered := OrderedDeck() // 7C 8C ... AC 7D ... AS: index i is suit i/8, rank i%8

@@ -3,10 +3,10 @@ package rules
 import "github.com/klaverjas-arena/arena/protocol"
 
 // Game is the running score of one game: deals are added until the ruleset's game_end is
-// reached (rules.md §8). It tracks the dealer: the next dealer is left of the previous one
+// reached (RULES.md §8). It tracks the dealer: the next dealer is left of the previous one
 // (at a table of three: the previous voorhand), except after a redeal at a table of four, when
 // the same dealer deals again. At a table of three a redeal (all passed) passes the deal to
-// the next dealer (Appendix A); it is still not counted as a deal played.
+// the next dealer (RULES.md §11); it is still not counted as a deal played.
 //
 // At a table of four playing the three-player game (NewTableGame) the dealer sits out each
 // deal; Total is then per table seat and the dealer moves round the four seats.

@@ -8,7 +8,7 @@ import (
 
 func made(ns, ew int) Result { return Result{Outcome: Made, Score: sides(ns, ew)} }
 
-// TestGameEnd is rules.md §8: deals:N ends after N scored deals, target:N after the first
+// TestGameEnd is RULES.md §8: deals:N ends after N scored deals, target:N after the first
 // deal that brings a side to N or more; the match score is the sum of the deal scores.
 func TestGameEnd(t *testing.T) {
 	tests := []struct {
@@ -59,7 +59,7 @@ func TestGameEnd(t *testing.T) {
 }
 
 // TestGameBoompje: the default game is 16 deals, each player dealing four times, the dealer
-// moving clockwise (rules.md §2, §8).
+// moving clockwise (RULES.md §3, §8).
 func TestGameBoompje(t *testing.T) {
 	g := NewGame(ruleset(t, ""), protocol.East)
 	deals := map[Seat]int{}

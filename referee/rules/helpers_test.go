@@ -8,7 +8,7 @@ import (
 	"github.com/klaverjas-arena/arena/protocol"
 )
 
-// Helpers shared by the table tests: everything is written in card notation (rules.md).
+// Helpers shared by the table tests: everything is written in card notation (RULES.md §1).
 
 // card parses one card, e.g. "JH".
 func card(t testing.TB, text string) Card {

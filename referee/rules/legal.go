@@ -3,7 +3,7 @@ package rules
 import "github.com/klaverjas-arena/arena/protocol"
 
 // Legal returns the cards from hand that the seat to move may play to trick t, with trump as
-// the trump suit, under the ruleset's play rules (rules.md §5.2-5.4). The seat to move is the
+// the trump suit, under the ruleset's play rules (RULES.md §5.2-5.4). The seat to move is the
 // one after the last card played. The result is never empty when hand is not.
 func Legal(r *Ruleset, trump Suit, hand CardSet, t *Trick) CardSet {
 	if t.N == 0 {

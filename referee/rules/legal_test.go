@@ -3,7 +3,7 @@ package rules
 import "testing"
 
 // legalCase is one position: the trick so far (led by leader), the hand of the seat to move,
-// and the legal cards by rules.md §5.
+// and the legal cards by RULES.md §5.
 type legalCase struct {
 	name   string
 	trump  string
@@ -125,7 +125,7 @@ func TestLegalRotterdams(t *testing.T) {
 }
 
 // TestLegalRotterdamsNoUndertrump: Rotterdams with undertrump = forbidden_unless_only_trumps
-// (rules.md §10.1 alternative).
+// (RULES.md §10, item 1).
 func TestLegalRotterdamsNoUndertrump(t *testing.T) {
 	runLegal(t, "play_rule=rotterdams undertrump=forbidden_unless_only_trumps", []legalCase{
 		{"partner ruffed, cannot overtrump: discard", "H", "W", "AC 9H 7C", "AH 7H 8D", "8D"},

@@ -1,9 +1,9 @@
 package rules
 
-// The enumerated option types of a Ruleset. Each value's String is its name in rules.md §9,
+// The enumerated option types of a Ruleset. Each value's String is its name in RULES.md §9,
 // which is also its spelling in ruleset files and on the wire.
 
-// PlayRule selects the trumping obligations of rules.md §5.3.
+// PlayRule selects the trumping obligations of RULES.md §5.3.
 type PlayRule uint8
 
 // Play rules.
@@ -33,7 +33,7 @@ const (
 	PartnerUndertrumpAllowed
 )
 
-// Bidding is a trump-choosing procedure of rules.md §3.
+// Bidding is a trump-choosing procedure of RULES.md §4.
 type Bidding uint8
 
 // The nine trump-choosing procedures.
@@ -64,7 +64,7 @@ const (
 	MakerLeads
 )
 
-// FourOfAKind says what four cards of one rank in a trick are worth (rules.md §6).
+// FourOfAKind says what four cards of one rank in a trick are worth (RULES.md §6).
 type FourOfAKind uint8
 
 // Four-of-a-kind rules.
@@ -74,7 +74,7 @@ const (
 	FourJacks200All100
 )
 
-// StukScoring says how king and queen of trumps score (rules.md §6).
+// StukScoring says how king and queen of trumps score (RULES.md §6).
 type StukScoring uint8
 
 // Stuk rules.

@@ -29,7 +29,7 @@ type option struct {
 	set     func(*Ruleset, string) error
 }
 
-// options lists every option in the order of rules.md §9.
+// options lists every option in the order of RULES.md §9.
 var options = []option{
 	intOption("players", 3, 4, func(r *Ruleset) *int { return &r.Players }),
 	enumOption("play_rule", playRuleNames, func(r *Ruleset) *PlayRule { return &r.PlayRule }),

@@ -60,7 +60,7 @@ func newRandomDeal(t interface{ Fatal(...any) }, rs *Ruleset, rng *rand.Rand, fi
 }
 
 // TestPropertyRandomDeals plays random deals under random rulesets and checks the invariants
-// of rules.md: 32 distinct cards in 8 tricks, 162 card points, legal sets non-empty subsets of
+// of RULES.md: 32 distinct cards in 8 tricks, 162 card points, legal sets non-empty subsets of
 // the hand that agree with the reference algorithm of §5.4, and the scoring of §7.
 func TestPropertyRandomDeals(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -223,7 +223,7 @@ func TestShuffleUniform(t *testing.T) {
 	}
 }
 
-// referenceLegal is rules.md §5.4 transcribed card by card, independent of the bitset code.
+// referenceLegal is RULES.md §5.4 transcribed card by card, independent of the bitset code.
 func referenceLegal(rs *Ruleset, trump Suit, hand CardSet, t *Trick) CardSet {
 	if t.N == 0 {
 		return hand
@@ -319,7 +319,7 @@ func referenceLegal(rs *Ruleset, trump Suit, hand CardSet, t *Trick) CardSet {
 	return hand
 }
 
-// referenceRoem is rules.md §6 for a four-card trick, written card by card.
+// referenceRoem is RULES.md §6 for a four-card trick, written card by card.
 func referenceRoem(rs *Ruleset, trick CardSet, trump Suit) Roem {
 	var roem Roem
 	for su := range Suit(4) {

@@ -43,8 +43,8 @@ func (it RoemItem) String() string {
 	return "four_of_a_kind_" + it.Rank.String()
 }
 
-// Roem lists the roem combinations in a trick of cards (rules.md §6; three-player values in
-// Appendix A). At most two combinations can occur in one trick.
+// Roem lists the roem combinations in a trick of cards (RULES.md §6; three-player values in
+// RULES.md §11). At most two combinations can occur in one trick.
 type Roem struct {
 	Items [2]RoemItem
 	N     uint8

@@ -31,7 +31,7 @@ func runRoem(t *testing.T, opts string, tests []roemCase) {
 	}
 }
 
-// TestRoemRunsAndStuk is the roem table of rules.md §6 with the defaults.
+// TestRoemRunsAndStuk is the roem table of RULES.md §6 with the defaults.
 func TestRoemRunsAndStuk(t *testing.T) {
 	runRoem(t, "", []roemCase{
 		{"7C 8C 9C AD", "H", "20: sequence_3_C=20"},

@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// Ruleset is a complete set of rule options (rules.md §9). The zero value is not valid; start
+// Ruleset is a complete set of rule options (RULES.md §9). The zero value is not valid; start
 // from Default or a Preset. A Ruleset is a plain value: copy it freely.
 type Ruleset struct {
-	Players                  int // seats that take part in a deal: 4, or 3 (Appendix A)
+	Players                  int // seats that take part in a deal: 4, or 3 (RULES.md §11)
 	PlayRule                 PlayRule
 	Undertrump               Undertrump
 	PartnerTrumpUndertrump   PartnerUndertrump
@@ -112,14 +112,14 @@ var presets = []preset{
 	}},
 }
 
-// threePlayerPresets are the presets with players = 3 (rules.md Appendix A), listed apart
+// threePlayerPresets are the presets with players = 3 (RULES.md §11), listed apart
 // from the four-player presets of §9 (PresetNames) because a table of four bots cannot play
 // them the same way.
 var threePlayerPresets = []preset{
-	{"drie_spelers", "three players, each for himself: skart, compulsory undertrumping, rounded scores (Appendix A)", threePlayer},
+	{"drie_spelers", "three players, each for himself: skart, compulsory undertrumping, rounded scores (RULES.md §11)", threePlayer},
 }
 
-// threePlayer sets the options of Appendix A. Options that do not apply at a table of three
+// threePlayer sets the options of RULES.md §11. Options that do not apply at a table of three
 // keep their defaults (see checkThreePlayer).
 func threePlayer(r *Ruleset) {
 	r.Players = 3
@@ -132,7 +132,7 @@ func threePlayer(r *Ruleset) {
 	r.GameEnd = GameEnd{Kind: EndAfterDeals, N: 15} // §8's boompje at three: each deals five times
 }
 
-// ThreePlayerPresetNames returns the names of the three-player presets (Appendix A).
+// ThreePlayerPresetNames returns the names of the three-player presets (RULES.md §11).
 func ThreePlayerPresetNames() []string {
 	names := make([]string, len(threePlayerPresets))
 	for i, p := range threePlayerPresets {
@@ -236,14 +236,13 @@ func (r *Ruleset) checkConsistency(errs *optionErrors) {
 	}
 }
 
-// checkThreePlayer checks the options at a table of three (rules.md Appendix A). The rules of
-// play, bidding, nat and the roem values are fixed by the Appendix, so the options that
+// checkThreePlayer checks the options at a table of three (RULES.md §11). The rules of
+// play, bidding, nat and the roem values are fixed by RULES.md §11, so the options that
 // choose between four-player variants must keep the value that matches it (or their default
 // where they do not apply). Options that still apply: draaikaart_first_deal_clubs (unused:
 // no cards are turned), deal_packets (must add up to 10), roem_claiming,
-// false_claim_penalty (paid to each of the two others), last_trick_bonus (the Player needs
-// more than half of 152 + last_trick_bonus), pit_bonus, fault_policy, renege_extra_roem and
-// game_end.
+// false_claim_penalty (paid to each of the two others), last_trick_bonus (the Player still
+// needs 82), pit_bonus, fault_policy, renege_extra_roem and game_end.
 func (r *Ruleset) checkThreePlayer(errs *optionErrors) {
 	const why = "with players = 3 "
 	fixed := func(name, value, want, reason string) {
@@ -251,21 +250,21 @@ func (r *Ruleset) checkThreePlayer(errs *optionErrors) {
 			errs.add(&OptionError{Option: name, Value: value, Allowed: want, Why: why + reason})
 		}
 	}
-	fixed("play_rule", r.PlayRule.String(), Rotterdams.String(), "a void player must always (over)trump (Appendix A)")
-	fixed("undertrump", r.Undertrump.String(), UndertrumpMandatory.String(), "undertrumping is compulsory (Appendix A)")
+	fixed("play_rule", r.PlayRule.String(), Rotterdams.String(), "a void player must always (over)trump (RULES.md §11)")
+	fixed("undertrump", r.Undertrump.String(), UndertrumpMandatory.String(), "undertrumping is compulsory (RULES.md §11)")
 	fixed("partner_trump_undertrump", r.PartnerTrumpUndertrump.String(), PartnerUndertrumpForbiddenUnlessOnlyTrumps.String(), "there are no partners")
-	fixed("bidding", r.Bidding.String(), DirectKiezen.String(), "each in turn plays on a suit of his choice or passes, and if all three pass the next dealer deals (Appendix A); no cards are turned")
-	fixed("first_lead", r.FirstLead.String(), LeftOfDealer.String(), "voorhand leads the first trick (Appendix A)")
-	fixed("four_of_a_kind", r.FourOfAKind.String(), FourAll100.String(), "there is no four of a kind in a trick of three; three of a kind is 80, three jacks 120 (Appendix A)")
-	fixed("stuk_scoring", r.StukScoring.String(), StukInTrick.String(), "stuk counts when king and queen of trumps fall in one trick (Appendix A)")
-	fixed("nat_rule", r.NatRule.String(), NatStrictlyMoreInclRoem.String(), "the Player's test is fixed: his card points + roem at least 82 (Appendix A); leave nat_rule at its default")
-	fixed("pit_for_defenders", fmt.Sprint(r.PitForDefenders), "true", "whoever wins all ten tricks scores the pit bonus (Appendix A)")
+	fixed("bidding", r.Bidding.String(), DirectKiezen.String(), "each in turn plays on a suit of his choice or passes, and if all three pass the next dealer deals (RULES.md §11); no cards are turned")
+	fixed("first_lead", r.FirstLead.String(), LeftOfDealer.String(), "voorhand leads the first trick (RULES.md §11)")
+	fixed("four_of_a_kind", r.FourOfAKind.String(), FourAll100.String(), "there is no four of a kind in a trick of three; three of a kind is 80, three jacks 120 (RULES.md §11)")
+	fixed("stuk_scoring", r.StukScoring.String(), StukInTrick.String(), "stuk counts when king and queen of trumps fall in one trick (RULES.md §11)")
+	fixed("nat_rule", r.NatRule.String(), NatStrictlyMoreInclRoem.String(), "the Player's test is fixed: his card points + roem at least 82 (RULES.md §11); leave nat_rule at its default")
+	fixed("pit_for_defenders", fmt.Sprint(r.PitForDefenders), "true", "whoever wins all ten tricks scores the pit bonus (RULES.md §11)")
 }
 
 // Equal reports whether two rulesets are the same in every option.
 func (r Ruleset) Equal(o Ruleset) bool { return r == o }
 
-// Options returns every option as (name, value) pairs in ruleset notation, in rules.md order.
+// Options returns every option as (name, value) pairs in ruleset notation, in the order of RULES.md §9.
 func (r *Ruleset) Options() [][2]string {
 	out := make([][2]string, len(options))
 	for i, o := range options {
@@ -294,7 +293,7 @@ func (r *Ruleset) Set(name, value string) error {
 	return o.set(r, value)
 }
 
-// OptionNames returns the names of every option, in rules.md order.
+// OptionNames returns the names of every option, in the order of RULES.md §9.
 func OptionNames() []string {
 	names := make([]string, len(options))
 	for i, o := range options {

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// ruleOptions are the options of rules.md §9 in its order, with their defaults (bold) and
+// ruleOptions are the options of RULES.md §9 in its order, with their defaults (listed first there) and
 // every listed value (house values such as pit_bonus 200 added where §7 names them).
 var ruleOptions = []struct {
 	name   string
@@ -49,7 +49,7 @@ func TestOptionNames(t *testing.T) {
 			continue
 		}
 		if i < last {
-			t.Errorf("option %s out of rules.md order in %v", o.name, names)
+			t.Errorf("option %s out of RULES.md §9 order in %v", o.name, names)
 		}
 		last = i
 		if OptionAllowed(o.name) == "" {
@@ -61,7 +61,7 @@ func TestOptionNames(t *testing.T) {
 	}
 }
 
-// TestPresets: every preset matches its description in rules.md §9; options the
+// TestPresets: every preset matches its description in RULES.md §9; options the
 // description does not mention keep their defaults.
 func TestPresets(t *testing.T) {
 	bga := map[string][]string{

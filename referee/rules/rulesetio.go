@@ -145,7 +145,7 @@ func (o *option) typed(r *Ruleset) any {
 	return v
 }
 
-// MarshalJSON writes every option as one JSON object, in rules.md order.
+// MarshalJSON writes every option as one JSON object, in the order of RULES.md §9.
 func (r Ruleset) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
@@ -176,7 +176,7 @@ func (r *Ruleset) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// TOML writes every option as TOML key = value lines, in rules.md order.
+// TOML writes every option as TOML key = value lines, in the order of RULES.md §9.
 func (r Ruleset) TOML() []byte {
 	var b bytes.Buffer
 	for _, o := range options {

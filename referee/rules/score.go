@@ -10,7 +10,7 @@ const (
 	Unfinished Outcome = iota
 	Made               // the makers scored more than the defenders ("gehaald"); at three: the Player took at least 82
 	Nat                // the makers failed: the defenders score everything
-	Forfeited          // a side reneged, timed out, crashed or sent garbage (rules.md §7.4)
+	Forfeited          // a side reneged, timed out, crashed or sent garbage (RULES.md §7.4)
 	Redeal             // everybody passed and the procedure calls for a new deal
 )
 
@@ -20,7 +20,7 @@ func (o Outcome) String() string { return outcomeNames[o] }
 
 // Result is the score breakdown of a deal. Per-side arrays are indexed by side (SideOf): at a
 // table of four, 0 is NS and 1 is EW; at a table of three, the seat (each player is a side),
-// and Score is already rounded to tens (Appendix A).
+// and Score is already rounded to tens (RULES.md §11).
 type Result struct {
 	Outcome    Outcome
 	Maker      Seat
@@ -44,10 +44,18 @@ func (r *Ruleset) SideOf(s Seat) int {
 // TotalCardPoints returns the card points in a deal: 152 on the cards plus the last-trick bonus.
 func (r *Ruleset) TotalCardPoints() int { return 152 + r.LastTrickBonus }
 
-// ScoreDeal scores a played deal (rules.md §7) from the per-side card points, roem and tricks.
+// makeThreshold is the fixed number of points that makes a deal under nat_rule =
+// card_points_at_least_82 (card points alone) and at a table of three (card points + roem,
+// RULES.md §11), whatever the last-trick bonus.
+const makeThreshold = 82
+
+// ScoreDeal scores a played deal (RULES.md §7) from the per-side card points, roem and tricks.
 //
-// At a table of three (Appendix A) each player is a side. The Player (maker) makes his deal
-// with at least half the card points plus one (82 of 162) in card points + roem; then each
+// With nat_rule = card_points_at_least_82 the makers make the deal with at least 82 card
+// points (makeThreshold), roem ignored, whatever last_trick_bonus is.
+//
+// At a table of three (RULES.md §11) each player is a side. The Player (maker) makes his deal
+// with at least 82 in card points + roem (makeThreshold, whatever last_trick_bonus is); then each
 // player scores his card points + roem, plus pit_bonus for all ten tricks. If he is nat he
 // scores 0 and the two others each score half of all card points + all roem (plus pit_bonus
 // for one who took all ten tricks). Every score is then rounded to the nearest ten, halves
@@ -72,7 +80,7 @@ func ScoreDeal(r *Ruleset, makerSide int, cards, roem, tricks [protocol.MaxSeats
 	}
 	made := cards[makerSide]+roem[makerSide] > otherCards+otherRoem
 	if r.NatRule == NatCardPointsAtLeast82 {
-		made = cards[makerSide] > r.TotalCardPoints()/2
+		made = cards[makerSide] >= makeThreshold
 	}
 	if made {
 		res.Outcome = Made
@@ -96,7 +104,7 @@ func ScoreDeal(r *Ruleset, makerSide int, cards, roem, tricks [protocol.MaxSeats
 	return res
 }
 
-// scoreThree is ScoreDeal at a table of three (Appendix A).
+// scoreThree is ScoreDeal at a table of three (RULES.md §11).
 func scoreThree(r *Ruleset, maker int, res *Result) {
 	allRoem := 0
 	for s := range 3 {
@@ -111,7 +119,7 @@ func scoreThree(r *Ruleset, maker int, res *Result) {
 		}
 		return 0
 	}
-	if res.CardPoints[maker]+res.Roem[maker] > r.TotalCardPoints()/2 {
+	if res.CardPoints[maker]+res.Roem[maker] >= makeThreshold {
 		res.Outcome = Made
 		for s := range 3 {
 			res.Score[s] = RoundScore(res.CardPoints[s] + res.Roem[s] + pit(s))
@@ -127,8 +135,8 @@ func scoreThree(r *Ruleset, maker int, res *Result) {
 	}
 }
 
-// RoundScore rounds a deal score at a table of three to the nearest ten, halves up (Appendix
-// A: 85 becomes 90, 84 becomes 80).
+// RoundScore rounds a deal score at a table of three to the nearest ten, halves up (RULES.md
+// §11.7: 85 becomes 90, 84 becomes 80).
 func RoundScore(points int) int {
 	if points < 0 {
 		return -RoundScore(-points - 1)
@@ -136,10 +144,10 @@ func RoundScore(points int) int {
 	return (points + 5) / 10 * 10
 }
 
-// ScoreForfeit scores a deal forfeited by the offending side (rules.md §7.4): the offenders
+// ScoreForfeit scores a deal forfeited by the offending side (RULES.md §7.4): the offenders
 // score 0, the other side 162 plus all roem made so far by both sides plus renege_extra_roem.
 //
-// At a table of three (an arena convention, by analogy with a nat deal of Appendix A): the
+// At a table of three (an arena convention, by analogy with a nat deal of RULES.md §11): the
 // offender scores 0, and each of the two others half of 162 + all roem made so far +
 // renege_extra_roem, rounded to the nearest ten (halves up) like every three-player score.
 func ScoreForfeit(r *Ruleset, offender int, roem [protocol.MaxSeats]int) Result {

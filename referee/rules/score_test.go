@@ -1,12 +1,13 @@
 package rules
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/klaverjas-arena/arena/protocol"
 )
 
-// TestScoreDeal is rules.md §7: made or nat (both nat_rule values), pit (pit_bonus,
+// TestScoreDeal is RULES.md §7: made or nat (both nat_rule values), pit (pit_bonus,
 // pit_for_defenders), last_trick_bonus, and the worked examples of §7.3.
 func TestScoreDeal(t *testing.T) {
 	tests := []struct {
@@ -84,7 +85,7 @@ func TestScoreDeal(t *testing.T) {
 	}
 }
 
-// TestScoreForfeit is rules.md §7.4: the offenders score 0, the others 162 + all roem +
+// TestScoreForfeit is RULES.md §7.4: the offenders score 0, the others 162 + all roem +
 // renege_extra_roem.
 func TestScoreForfeit(t *testing.T) {
 	tests := []struct {
@@ -164,6 +165,58 @@ func TestScorePlayedDefendersPit(t *testing.T) {
 		res := d.Result()
 		if res.Outcome != Nat || res.Score != tt.score || res.PitSide != 1 || res.CardPoints != sides(0, 162) || res.Roem != sides(0, 0) {
 			t.Errorf("[%s] %v score %v pit %d cards %v roem %v, want nat %v pit 1", tt.opts, res.Outcome, res.Score, res.PitSide, res.CardPoints, res.Roem, tt.score)
+		}
+	}
+}
+
+// TestMakeThresholdIs82 checks that card_points_at_least_82 (four players) and the
+// three-player test (card points + roem) both need 82, whatever last_trick_bonus is: with a
+// bonus of 0, 81 card points are nat; with 50, 82 are made although the deal is worth 202.
+func TestMakeThresholdIs82(t *testing.T) {
+	p := func(n, e, s int) [protocol.MaxSeats]int { return [protocol.MaxSeats]int{n, e, s} }
+	for _, bonus := range []int{0, 5, 10, 15, 50, 100} {
+		total := 152 + bonus
+		four := ruleset(t, fmt.Sprintf("nat_rule=card_points_at_least_82 last_trick_bonus=%d", bonus))
+		for _, tt := range []struct {
+			makers  int
+			roem    [4]int
+			outcome Outcome
+		}{
+			{81, sides(0, 0), Nat},
+			{81, sides(100, 0), Nat}, // roem is ignored for the test
+			{82, sides(0, 0), Made},
+			{82, sides(0, 100), Made},
+			{83, sides(0, 0), Made},
+		} {
+			cards := sides(tt.makers, total-tt.makers)
+			for maker := range 2 {
+				c, r := cards, tt.roem
+				if maker == 1 {
+					c, r = sides(c[1], c[0]), sides(r[1], r[0])
+				}
+				if got := ScoreDeal(four, maker, c, r, sides(4, 4)).Outcome; got != tt.outcome {
+					t.Errorf("four players, last_trick_bonus=%d: maker side %d with %d of %d card points (roem %v): %s, want %s",
+						bonus, maker, tt.makers, total, r[:2], got, tt.outcome)
+				}
+			}
+		}
+		three := three(t, fmt.Sprintf("last_trick_bonus=%d", bonus))
+		for _, tt := range []struct {
+			cards, roem int
+			outcome     Outcome
+		}{
+			{81, 0, Nat},
+			{82, 0, Made},
+			{62, 20, Made},
+			{61, 20, Nat},
+			{83, 0, Made},
+		} {
+			rest := total - tt.cards
+			res := ScoreDeal(three, 1, p(rest/2, tt.cards, rest-rest/2), p(0, tt.roem, 0), p(3, 4, 3))
+			if res.Outcome != tt.outcome {
+				t.Errorf("three players, last_trick_bonus=%d: the Player with %d card points + %d roem of %d: %s, want %s",
+					bonus, tt.cards, tt.roem, total, res.Outcome, tt.outcome)
+			}
 		}
 	}
 }

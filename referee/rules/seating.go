@@ -3,7 +3,7 @@ package rules
 import "fmt"
 
 // Seating places a deal's players at the table. Usually the table and the deal have the same
-// seats. The three-player game may also be played by four at the table (Appendix A): the
+// seats. The three-player game may also be played by four at the table (RULES.md §11): the
 // dealer sits out, and the other three are the deal's seats 0, 1 and 2, starting left of the
 // dealer; the deal's own dealer is then seat 2, so that the player left of the real dealer is
 // voorhand (bids first and leads).

@@ -8,7 +8,7 @@ import (
 	"github.com/klaverjas-arena/arena/protocol"
 )
 
-// Tests of the three-player game (rules.md Appendix A).
+// Tests of the three-player game (RULES.md §11).
 
 // three returns the three-player preset, changed by "option=value" words as in ruleset.
 func three(t testing.TB, opts string) *Ruleset {
@@ -78,7 +78,7 @@ func TestThreePlayerPreset(t *testing.T) {
 	}
 }
 
-// TestThreePlayerValidate: each option that contradicts Appendix A is refused, naming it.
+// TestThreePlayerValidate: each option that contradicts RULES.md §11 is refused, naming it.
 func TestThreePlayerValidate(t *testing.T) {
 	tests := []struct {
 		change string // option=value on top of drie_spelers

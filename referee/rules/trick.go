@@ -21,7 +21,7 @@ func (t *Trick) Led() Suit {
 	return t.Cards[0].Suit()
 }
 
-// WinningIndex returns the index of the card that currently wins the trick (rules.md §5.1):
+// WinningIndex returns the index of the card that currently wins the trick (RULES.md §5.1):
 // the highest trump, else the highest card of the led suit. It returns -1 for an empty trick.
 func (t *Trick) WinningIndex(trump Suit) int {
 	if t.N == 0 {

@@ -7,7 +7,7 @@ import (
 	"github.com/klaverjas-arena/arena/protocol"
 )
 
-// TestCardPoints checks every rank's points as trump and as a plain card (rules.md §4).
+// TestCardPoints checks every rank's points as trump and as a plain card (RULES.md §2).
 func TestCardPoints(t *testing.T) {
 	tests := []struct {
 		rank         string
@@ -90,7 +90,7 @@ func TestCardOrder(t *testing.T) {
 	}
 }
 
-// TestTrickWinner is rules.md §5.1 with the trick's card points (§4), and the last-trick
+// TestTrickWinner is RULES.md §5.1 with the trick's card points (§2), and the last-trick
 // bonus when it is the last trick.
 func TestTrickWinner(t *testing.T) {
 	tests := []struct {

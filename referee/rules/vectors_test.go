@@ -14,7 +14,8 @@ import (
 	"github.com/klaverjas-arena/arena/protocol"
 )
 
-// vectorFile is the shape of klaverjas-vectors.json (rules.md §13).
+// vectorFile is the shape of klaverjas-vectors.json, a file of rules test vectors kept outside
+// this repository (README.md, "Development"), which describes its own format.
 type vectorFile struct {
 	DefaultVariant map[string]any    `json:"default_variant"`
 	Vectors        []json.RawMessage `json:"vectors"`
@@ -59,12 +60,8 @@ type vector struct {
 	TricksWon  map[string]int `json:"tricks_won"`
 
 	// bidding
-	TurnedSuits []string `json:"turned_suits"`
-	Actions     []struct {
-		Seat   string `json:"seat"`
-		Action string `json:"action"`
-		Suit   string `json:"suit"`
-	} `json:"actions"`
+	TurnedSuits []string        `json:"turned_suits"`
+	Actions     []biddingAction `json:"actions"`
 
 	// dealing
 	ExpectedHands map[string][]string `json:"expected_hands"`
@@ -94,8 +91,22 @@ func vectorsPath(t *testing.T) string {
 func TestVectors(t *testing.T) {
 	path := vectorsPath(t)
 	if path == "" {
-		t.Skip("no rules vectors: KLAVERJAS_VECTORS is unset and ../shared/vectors/klaverjas-vectors.json does not exist")
+		t.Skip("no rules vectors (a file outside this repository): KLAVERJAS_VECTORS is unset and ../shared/vectors/klaverjas-vectors.json, beside the repository, does not exist")
 	}
+	runVectorFile(t, path)
+}
+
+// TestVectorFormat runs testdata/format-vectors.json: vectors in the format of
+// klaverjas-vectors.json (vectorFile) that use what the shared sample does not (a play
+// without a suit in a draaikaart round, expected.illegal_first_actions), so that the reader
+// of the format is tested whole.
+func TestVectorFormat(t *testing.T) {
+	runVectorFile(t, filepath.Join("testdata", "format-vectors.json"))
+}
+
+// runVectorFile runs every vector of a file in the format of klaverjas-vectors.json; a
+// vector of a kind this test does not understand fails.
+func runVectorFile(t *testing.T, path string) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -394,13 +405,40 @@ func pileFromSuits(t *testing.T, rs *Ruleset, suits []string) []protocol.PileCar
 	return append(pile, rest...)
 }
 
+// biddingAction is one action of a bidding vector: a seat plays on a suit or passes; in a
+// draaikaart round a play may leave the suit out, accepting the suit on offer.
+type biddingAction struct {
+	Seat   string `json:"seat"`
+	Action string `json:"action"`
+	Suit   string `json:"suit"`
+}
+
+// bid returns the action as a bid in deal d.
+func (a biddingAction) bid(t *testing.T, d *Deal) Bid {
+	t.Helper()
+	switch {
+	case a.Action == "pass" && a.Suit == "":
+		return BidPass
+	case a.Action == "play" && a.Suit != "":
+		return PlaySuit(mustSuit(t, a.Suit))
+	case a.Action == "play" && d.Offered().Valid():
+		return PlaySuit(d.Offered())
+	case a.Action == "play":
+		t.Fatalf("action %+v: a play without a suit, but no suit is on offer", a)
+	default:
+		t.Fatalf("action %+v: want play (with a suit, or accepting the suit on offer) or pass", a)
+	}
+	return BidPass
+}
+
 func checkBiddingVector(t *testing.T, rs *Ruleset, v *vector) {
 	want := expect[struct {
-		Maker       string `json:"maker"`
-		MakerTeam   string `json:"maker_team"`
-		Trump       string `json:"trump"`
-		FirstLeader string `json:"first_leader"`
-		Outcome     string `json:"outcome"`
+		Maker       string          `json:"maker"`
+		MakerTeam   string          `json:"maker_team"`
+		Trump       string          `json:"trump"`
+		FirstLeader string          `json:"first_leader"`
+		Outcome     string          `json:"outcome"`
+		Illegal     []biddingAction `json:"illegal_first_actions"`
 	}](t, v)
 	deck := OrderedDeck()
 	setup := Setup{Dealer: mustSeat(t, v.Dealer)}
@@ -412,17 +450,24 @@ func checkBiddingVector(t *testing.T, rs *Ruleset, v *vector) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	first, legal := d.ToMove(), d.LegalBids()
+	for i, a := range want.Illegal {
+		if a.Seat != "" && mustSeat(t, a.Seat) != first {
+			t.Fatalf("illegal first action %d by %s, but %s speaks first", i+1, a.Seat, first)
+		}
+		b := a.bid(t, d)
+		if err := d.Bid(b); err == nil {
+			t.Fatalf("illegal first action %d (%s by %s) was accepted; the legal bids were %s", i+1, b, first, legal)
+		}
+		if d.Phase() != PhaseBidding || d.ToMove() != first || len(d.Bids()) != 0 || d.LegalBids() != legal {
+			t.Fatalf("the refused first action %d (%s) changed the deal", i+1, b)
+		}
+	}
 	for i, a := range v.Actions {
 		if s := mustSeat(t, a.Seat); s != d.ToMove() {
 			t.Fatalf("action %d by %s, but %s is to move", i+1, s, d.ToMove())
 		}
-		b := BidPass
-		if a.Action == "play" {
-			b = PlaySuit(mustSuit(t, a.Suit))
-		} else if a.Action != "pass" {
-			t.Fatalf("action %d: unknown action %q", i+1, a.Action)
-		}
-		if err := d.Bid(b); err != nil {
+		if err := d.Bid(a.bid(t, d)); err != nil {
 			t.Fatalf("action %d: %v", i+1, err)
 		}
 	}

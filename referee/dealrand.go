@@ -1,0 +1,61 @@
+package referee
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+)
+
+// KeySize is the length of a deal key (Config.Key) in bytes.
+const KeySize = 32
+
+// dealDomain and dealerDomain separate the generator of a deal's cards from that of a
+// game's first dealer, and both from any other use of the same key.
+const (
+	dealDomain   = "klaverjas-arena deal v1\x00"
+	dealerDomain = "klaverjas-arena first-dealer v1\x00"
+)
+
+// DealRand returns the generator of a deal's cards: the deck (rules.Shuffle, then
+// rules.DealHands from the dealer) and then the trump pile (rules.ShufflePile) are drawn
+// from it in that order. It is ChaCha8 seeded with
+//
+//	HMAC-SHA256(key, "klaverjas-arena deal v1\x00" || seed || pair || deal || attempt)
+//
+// (seed as 8 bytes, the others as 4, big-endian), pair being the deal set from 0, deal the
+// deal number in the game from 1 and attempt the redeals so far. A nil key is HMAC's empty
+// key: the cards are then a function of the seed alone, which anyone who knows the seed can
+// compute (this function is exported so that bot authors can). With a secret key they
+// cannot be told from random by whoever does not hold it, seed or no seed.
+func DealRand(key []byte, seed uint64, pair, deal, attempt int) *rand.Rand {
+	return keyedRand(key, dealDomain, seed, pair, deal, attempt)
+}
+
+// FirstDealerRand returns the generator that picks the first dealer of a deal set's games
+// (IntN of the table size): ChaCha8 seeded with
+// HMAC-SHA256(key, "klaverjas-arena first-dealer v1\x00" || seed || pair).
+func FirstDealerRand(key []byte, seed uint64, pair int) *rand.Rand {
+	return keyedRand(key, dealerDomain, seed, pair)
+}
+
+func keyedRand(key []byte, domain string, seed uint64, fields ...int) *rand.Rand {
+	msg := binary.BigEndian.AppendUint64([]byte(domain), seed)
+	for _, f := range fields {
+		msg = binary.BigEndian.AppendUint32(msg, uint32(f))
+	}
+	mac := hmac.New(sha256.New, key)
+	mac.Write(msg)
+	var s [32]byte
+	copy(s[:], mac.Sum(nil))
+	return rand.New(rand.NewChaCha8(s))
+}
+
+// checkKey accepts no key or one of KeySize bytes. The error never shows the key.
+func checkKey(key []byte) error {
+	if key != nil && len(key) != KeySize {
+		return fmt.Errorf("a deal key of %d bytes: it must have %d", len(key), KeySize)
+	}
+	return nil
+}

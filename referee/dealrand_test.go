@@ -1,0 +1,97 @@
+package referee
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/klaverjas-arena/arena/protocol"
+	"github.com/klaverjas-arena/arena/referee/rules"
+)
+
+// keyedDeals plays a duplicate match of random bots with the key and seed and returns its
+// deal records.
+func keyedDeals(t *testing.T, key []byte, seed uint64) []DealRecord {
+	t.Helper()
+	var log bytes.Buffer
+	if _, err := Run(context.Background(), Config{ID: "k", Rules: rules.Default(), Games: 2, Duplicate: true, Seed: seed, Key: key, Log: &log}, randomEntrants()); err != nil {
+		t.Fatal(err)
+	}
+	var recs []DealRecord
+	for line := range bytes.Lines(log.Bytes()) {
+		var r DealRecord
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Keyed != (key != nil) {
+			t.Fatalf("record keyed = %v with key %v", r.Keyed, key != nil)
+		}
+		recs = append(recs, r)
+	}
+	return recs
+}
+
+// hands returns every deal's hands and dealer.
+func hands(recs []DealRecord) []string {
+	var out []string
+	for _, r := range recs {
+		out = append(out, r.Dealer+" "+strings.Join(r.Hands[:], "|"))
+	}
+	return out
+}
+
+// TestDealKey: the same key and seed deal the same cards; another key, or none, deals other
+// cards for the same seed; the key appears nowhere in the log.
+func TestDealKey(t *testing.T) {
+	k1, k2 := bytes.Repeat([]byte{1}, KeySize), bytes.Repeat([]byte{2}, KeySize)
+	a, again := keyedDeals(t, k1, 7), keyedDeals(t, k1, 7)
+	if !slices.Equal(hands(a), hands(again)) {
+		t.Fatal("the same key and seed dealt different cards")
+	}
+	other, none := hands(keyedDeals(t, k2, 7)), hands(keyedDeals(t, nil, 7))
+	for i, h := range hands(a) {
+		if i < len(other) && h == other[i] {
+			t.Errorf("deal %d: the same cards with another key", i+1)
+		}
+		if i < len(none) && h == none[i] {
+			t.Errorf("deal %d: the same cards with no key", i+1)
+		}
+	}
+	var log bytes.Buffer
+	if _, err := Run(context.Background(), Config{Rules: rules.Default(), Games: 1, Seed: 7, Key: k1, Log: &log, Trace: &log}, randomEntrants()); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(log.Bytes(), k1) || strings.Contains(log.String(), hex.EncodeToString(k1)) {
+		t.Error("the key is in the log or the trace")
+	}
+	if _, err := Run(context.Background(), Config{Rules: rules.Default(), Games: 1, Key: []byte("short")}, randomEntrants()); err == nil || strings.Contains(err.Error(), "short") {
+		t.Errorf("a 5-byte key: err = %v", err)
+	}
+}
+
+// TestDealRandIsTheDeal: without a key, anyone can compute every hand from the seed with
+// DealRand and FirstDealerRand (which is why a seed a bot knows is a seed it can use).
+func TestDealRandIsTheDeal(t *testing.T) {
+	const seed = 11
+	rs := rules.Default()
+	for _, r := range keyedDeals(t, nil, seed) {
+		if r.Game%2 == 1 && r.Deal == 1 {
+			first := protocol.Seat(FirstDealerRand(nil, seed, r.Pair).IntN(4))
+			if first.String() != r.Dealer {
+				t.Errorf("pair %d: first dealer %s, computed %s", r.Pair, r.Dealer, first)
+			}
+		}
+		dealer, _ := protocol.ParseSeat(r.Dealer)
+		deck := rules.Shuffle(DealRand(nil, seed, r.Pair, r.Deal, r.Attempt))
+		h, _ := rules.DealHands(&rs, &deck, dealer)
+		for s := range 4 {
+			if h[s].String() != r.Hands[s] {
+				t.Fatalf("game %d deal %d seat %s: dealt %s, computed %s", r.Game, r.Deal, protocol.Seat(s), r.Hands[s], h[s])
+			}
+		}
+	}
+}
