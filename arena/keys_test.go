@@ -157,9 +157,21 @@ func seatsOf(recs []referee.DealRecord, name string) int {
 // match --seed), the seed bot knows every hand of every deal, its opponents' included.
 func TestSeedBotPredictsUnkeyedMatch(t *testing.T) {
 	bot := buildSeedBot(t)
-	dir := t.TempDir()
-	report, log := filepath.Join(dir, "report"), filepath.Join(dir, "log.jsonl")
-	if _, errOut, err := runArena(t, "match", bot+" -seed 5 -pairs 2 -report "+report, randomBot+" -seed 3",
+	dir := botDir(t)
+	// The report is written from inside the bot's sandbox: into a scratch directory it is
+	// granted, with a bots file.
+	scratch := filepath.Join(dir, "scratch")
+	if err := os.Mkdir(scratch, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	report, log := filepath.Join(scratch, "report"), filepath.Join(dir, "log.jsonl")
+	bots := filepath.Join(dir, "bots.toml")
+	text := fmt.Sprintf("[[bot]]\nname = \"seedbot\"\ncmd = [%s]\nscratch = %q\n",
+		quoteAll([]string{bot, "-seed", "5", "-pairs", "2", "-report", report}), scratch)
+	if err := os.WriteFile(bots, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, err := runArena(t, "match", "seedbot", randomBot+" -seed 3", "--bots", bots,
 		"--seed", "5", "--games", "2", "--log", log); err != nil {
 		t.Fatalf("match: %v\n%s", err, errOut)
 	}
@@ -199,16 +211,26 @@ func TestSeedBotFailsInKeyedLeague(t *testing.T) {
 		if err := os.Mkdir(sub, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		file, db, report = filepath.Join(sub, "league.toml"), filepath.Join(sub, "arena.db"), filepath.Join(sub, "report")
-		cheat := []string{bot, "-league", file, "-report", report}
+		file, db = filepath.Join(sub, "league.toml"), filepath.Join(sub, "arena.db")
+		// The league file is one of the arena's files, which the sandbox hides: the bot gets
+		// a copy of it (seed included) in its scratch directory, where it writes its report.
+		scratch := filepath.Join(sub, "scratch")
+		if err := os.Mkdir(scratch, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		report = filepath.Join(scratch, "report")
+		leagueCopy := filepath.Join(scratch, "league-copy.toml")
+		cheat := []string{bot, "-league", leagueCopy, "-report", report}
 		if name == "honest" {
 			cheat = []string{bot, "-honest"}
 		}
 		text := fmt.Sprintf("name = \"t\"\ngames = 2\nseed = 42\nconcurrency = 2\n"+
-			"[[bot]]\nname = \"seedbot\"\ncmd = [%s]\n[[bot]]\nname = \"r1\"\ncmd = [%q, \"-seed\", \"1\"]\n[[bot]]\nname = \"r2\"\ncmd = [%q, \"-seed\", \"2\"]\n",
-			quoteAll(cheat), randomBot, randomBot)
-		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
+			"[[bot]]\nname = \"seedbot\"\ncmd = [%s]\nscratch = %q\n[[bot]]\nname = \"r1\"\ncmd = [%q, \"-seed\", \"1\"]\n[[bot]]\nname = \"r2\"\ncmd = [%q, \"-seed\", \"2\"]\n",
+			quoteAll(cheat), scratch, randomBot, randomBot)
+		for _, f := range []string{file, leagueCopy} {
+			if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 		out, err := exec.Command(arena, append([]string{"league", "--db", db, file}, extra...)...).CombinedOutput()
 		if err != nil {
