@@ -274,7 +274,9 @@ func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string) (*sandb
 	ro = append(ro, pathDirs(env)...)
 	ro = append(ro, filepath.Dir(prog))
 	// Files named by the arguments (a script, a model) are readable with their directory.
-	files := argFiles(spec.Argv[1:], dir)
+	files := slices.DeleteFunc(argFiles(spec.Argv[1:], dir), func(f string) bool {
+		return slices.Contains(hide, f) || slices.Contains(hide, realPath(f))
+	})
 	for _, f := range files {
 		ro = append(ro, filepath.Dir(f))
 	}
