@@ -34,12 +34,13 @@ func sandboxed(b bot, sb Sandbox) bot {
 // hostileScript tries, at its first request, every way a bot could learn what it must not
 // or hurt the arena and the other bots, and answers one line of "attempt=ok|denied" pairs.
 // $1.. are: the arena's pid, an opponent's pids (comma-separated), the TCP port of a listener
-// on 127.0.0.1, a world-writable directory outside the bot's, and the arena files to read.
+// on 127.0.0.1 and a world-writable directory outside the bot's; $FILES lists the arena files
+// to read (not on the command line: a file named there is the bot's to read).
 // ptrace is PTRACE_SEIZE, which does not stop the tracee. With kill=0 it only probes signal
 // permission (kill -0): used where the attempt would
 // otherwise succeed and hurt.
 const hostileScript = `
-arena=$1 opp=$2 port=$3 outside=$4 kill=$5; shift 5
+arena=$1 opp=$2 port=$3 outside=$4 kill=$5
 res=""
 try() { name=$1; shift; if "$@" >/dev/null 2>&1; then res="$res $name=ok"; else res="$res $name=denied"; fi; }
 read -r _req
@@ -54,7 +55,7 @@ for pid in $arena ${opp//,/ }; do
   try ptrace-$pid python3 -c "import ctypes,sys; l=ctypes.CDLL(None, use_errno=True); sys.exit(0 if l.ptrace(0x4206, $pid, 0, 0)==0 else 1)"
   try kill-$pid kill -$kill $pid
 done
-for f in "$@"; do try read-$(basename $f) head -c 1 "$f"; try exists-$(basename $f) test -e "$f"; done
+for f in $FILES; do try read-$(basename $f) head -c 1 "$f"; try exists-$(basename $f) test -e "$f"; done
 try tcp bash -c "exec 3<>/dev/tcp/127.0.0.1/$port"
 try write-outside touch "$outside/written-by-bot"
 try write-own-dir touch ./written-by-bot
@@ -91,8 +92,9 @@ func hostileAttempts(t *testing.T, b bot, oppPids []int, files []string, kill st
 	for _, pid := range oppPids {
 		opp = append(opp, strconv.Itoa(pid))
 	}
-	b.Argv = append([]string{"/bin/bash", "-c", hostileScript, b.mark, strconv.Itoa(os.Getpid()), strings.Join(opp, ","),
-		strconv.Itoa(ln.Addr().(*net.TCPAddr).Port), outside, kill}, files...)
+	b.Argv = []string{"/bin/bash", "-c", hostileScript, b.mark, strconv.Itoa(os.Getpid()), strings.Join(opp, ","),
+		strconv.Itoa(ln.Addr().(*net.TCPAddr).Port), outside, kill}
+	b.Env = append(slices.Clone(b.Env), "FILES="+strings.Join(files, " "))
 	p := mustStart(t, b)
 	r := exchange(t, p, "req go", 60*time.Second)
 	got := map[string]string{}
@@ -184,8 +186,9 @@ func TestSandbox_Hostile(t *testing.T) {
 }
 
 // TestSandbox_View: what a sandboxed bot sees: user nobody, no capabilities, no_new_privs, its
-// own processes only, loopback only, a private writable /tmp, a read-only working directory,
-// only the four devices, the configured environment, and no host directories it was not given.
+// own processes only, a private writable /tmp, a read-only working directory, the paths it is
+// granted and the files its command line names, only the four devices, the configured
+// environment, and no host directories it was not given.
 func TestSandbox_View(t *testing.T) {
 	needSandbox(t)
 	botDir := t.TempDir()
@@ -211,22 +214,33 @@ ifs=$(ls /sys/class/net 2>/dev/null | wc -l)
 devs=$(ls /dev | tr '\n' ,)
 book=$(cat book.txt | tr ' ' _)
 weights=$(cat ` + extra + `/weights)
+named=$(cat "$1")
 echo x > /tmp/t && tmp=ok || tmp=no
 touch ./new 2>/dev/null && own=writable || own=readonly
 env=$(env | grep -v '^_=' | grep -v '^PWD=' | grep -v '^SHLVL=' | sort | tr '\n' ,)
 ls /home >/dev/null 2>&1 && home=yes || home=no
 hn=$(uname -n)
-echo "ans id=$id $caps $nnp procs=$procs devs=$devs book=$book weights=$weights tmp=$tmp own=$own home=$home host=$hn env=$env"
+echo "ans id=$id $caps $nnp procs=$procs devs=$devs book=$book weights=$weights named=$named tmp=$tmp own=$own home=$home host=$hn env=$env"
 read -r _`
+	// A file named on the command line is readable (with its directory).
+	argDir := t.TempDir()
+	if err := os.Chmod(argDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	named := filepath.Join(argDir, "model.bin")
+	if err := os.WriteFile(named, []byte("model\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	b := sandboxed(shBot(t, script), Sandbox{ReadOnly: []string{extra}})
 	b.Argv[0] = "/bin/bash"
+	b.Argv = append(b.Argv, named)
 	b.Dir = botDir
 	b.Env = []string{"PATH=/usr/bin:/bin", "BOTPROC_MARK=" + b.mark, "LEVEL=2"}
 	p := mustStart(t, b)
 	line := exchange(t, p, "req view", 30*time.Second).Line
 	want := []string{
 		fmt.Sprintf("id=%d:%d", SandboxUID, SandboxGID), "CapEff:0000000000000000", "NoNewPrivs:1",
-		"devs=fd,null,random,stderr,stdin,stdout,urandom,zero,", "book=opening_book", "weights=w",
+		"devs=fd,null,random,stderr,stdin,stdout,urandom,zero,", "book=opening_book", "weights=w", "named=model",
 		"tmp=ok", "own=readonly", "home=no",
 		"env=BOTPROC_MARK=" + b.mark + ",LEVEL=2,PATH=/usr/bin:/bin,",
 	}
