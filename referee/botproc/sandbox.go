@@ -228,6 +228,10 @@ func (pl *sandboxPlan) bwrapArgs() []string {
 // dir with the environment env. writableDir says dir is the bot's own fresh directory.
 func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string) (*sandboxPlan, error) {
 	sb := spec.Sandbox
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("working directory: %w", err)
+	}
 	args := []string{"--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--hostname", "sandbox",
 		"--die-with-parent", "--new-session", "--cap-drop", "ALL"}
 	if s.root {
@@ -413,7 +417,7 @@ func isHomeOrRoot(dir string) bool {
 func parentDirs(roots []string) []mountOp {
 	var ops []mountOp
 	for _, r := range roots {
-		for d := filepath.Dir(r); d != "/"; d = filepath.Dir(d) {
+		for d := filepath.Dir(r); d != filepath.Dir(d); d = filepath.Dir(d) {
 			if slices.ContainsFunc(roots, func(o string) bool { return within(d, o) }) || d == "/tmp" {
 				continue
 			}
@@ -631,5 +635,5 @@ func resolveProgram(argv0, dir string) (string, error) {
 	if fi.IsDir() || fi.Mode()&0o111 == 0 {
 		return "", &os.PathError{Op: "exec", Path: argv0, Err: os.ErrPermission}
 	}
-	return filepath.Clean(argv0), nil
+	return filepath.Abs(argv0)
 }

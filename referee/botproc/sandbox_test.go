@@ -360,6 +360,29 @@ func TestSandbox_StartFailures(t *testing.T) {
 	wantFault(t, err, StartFailed)
 }
 
+// TestSandbox_RelativePaths: a working directory and program given relative to the current
+// directory (as a league file in the current directory gives them) are made absolute.
+func TestSandbox_RelativePaths(t *testing.T) {
+	needSandbox(t)
+	done := make(chan error, 1)
+	go func() { done <- CheckSandbox(Spec{Argv: []string{"./sandbox_test.go"}, Dir: ".", Sandbox: &Sandbox{}}) }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("a program that is not executable passed the check")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("CheckSandbox with a relative directory did not return")
+	}
+	b := sandboxed(shBot(t, `read -r _; echo "ans $(pwd)"; read -r _`), Sandbox{})
+	b.Dir = "."
+	p := mustStart(t, b)
+	wd, _ := os.Getwd()
+	if r := exchange(t, p, "req pwd", 30*time.Second); r.Line != "ans "+wd {
+		t.Errorf("working directory %q, want %q", r.Line, "ans "+wd)
+	}
+}
+
 // unprivilegedEnv marks the run of this test binary under an ordinary user id.
 const unprivilegedEnv = "BOTPROC_UNPRIVILEGED_RUN"
 
