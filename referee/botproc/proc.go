@@ -148,7 +148,9 @@ func (p *Proc) start(spec Spec) error {
 		cmd.Dir, cmd.Env = dir, env
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error { p.killAll(); return nil }
+	// Cancel may run as soon as the process exists, before p.pid is set: it takes the pid
+	// from cmd (never 0, which would signal the arena's own process group).
+	cmd.Cancel = func() error { p.killTree(cmd.Process.Pid); return nil }
 	cmd.WaitDelay = time.Second
 
 	var childEnds []*os.File
@@ -198,7 +200,9 @@ func (p *Proc) start(spec Spec) error {
 	if err := startOnSpawner(cmd, v1, spec.CPUs); err != nil {
 		return err
 	}
+	p.killMu.Lock()
 	p.cmd, p.pid = cmd, cmd.Process.Pid
+	p.killMu.Unlock()
 	for _, f := range childEnds {
 		f.Close()
 	}

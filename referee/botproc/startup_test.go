@@ -145,3 +145,22 @@ func TestExchange_FaultIsSticky(t *testing.T) {
 		t.Errorf("write after fault: %v", err)
 	}
 }
+
+// A context cancelled while Start is still setting up (Ctrl-C at a bot's start) kills that
+// bot alone: the cancel must not run before the pid is known and signal process group 0,
+// the arena's own. Run with -race, this also checks that the cancel and Start do not race.
+func TestStart_CancelledDuringStart(t *testing.T) {
+	for i := range 30 {
+		b := shBot(t, "sleep 30")
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(time.Duration(i*20)*time.Microsecond, cancel)
+		p, err := Start(ctx, b.Spec, testLog(t))
+		if err == nil {
+			if err := p.Stop(100 * time.Millisecond); err != nil {
+				t.Errorf("Stop: %v", err)
+			}
+		}
+		cancel()
+		assertGone(t, b.mark)
+	}
+}

@@ -98,13 +98,22 @@ func (p *Proc) signalGroup(sig unix.Signal) {
 	}
 }
 
-// killAll SIGKILLs the process group and kills the cgroup. It is also the exec.Cmd's Cancel,
-// run when Start's context is done.
+// killAll SIGKILLs the process group and kills the cgroup.
 func (p *Proc) killAll() {
 	p.killMu.Lock()
+	pid := p.pid
+	p.killMu.Unlock()
+	p.killTree(pid)
+}
+
+// killTree SIGKILLs the process group pid (unless the main process has been reaped, or
+// there is no pid yet) and kills the cgroup. It is also the exec.Cmd's Cancel, run when
+// Start's context is done, maybe before Start has set p.pid.
+func (p *Proc) killTree(pid int) {
+	p.killMu.Lock()
 	defer p.killMu.Unlock()
-	if !p.reaped {
-		_ = unix.Kill(-p.pid, unix.SIGKILL)
+	if !p.reaped && pid > 0 {
+		_ = unix.Kill(-pid, unix.SIGKILL)
 	}
 	if p.cg != nil {
 		p.cg.kill()
