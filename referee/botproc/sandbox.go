@@ -225,7 +225,8 @@ func (pl *sandboxPlan) bwrapArgs() []string {
 
 // plan builds the bwrap arguments that run the program prog (an absolute host path) with
 // the arguments of spec.Argv[1:] in the sandbox of spec.Sandbox, in the working directory
-// dir with the environment env. writableDir says dir is the bot's own fresh directory.
+// dir with the environment env. When spec.Dir is empty, dir is the fresh directory Start made
+// for the bot, and it is writable.
 func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string) (*sandboxPlan, error) {
 	sb := spec.Sandbox
 	dir, err := filepath.Abs(dir)
