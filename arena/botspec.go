@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"github.com/klaverjas-arena/arena/arena/confine"
+	"github.com/klaverjas-arena/arena/referee/botproc"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -130,11 +130,11 @@ func (b botSpec) check() error {
 			return fmt.Errorf("bot %q: working directory %s does not exist", b.Name, b.Dir)
 		}
 	}
-	prog := b.Cmd[0]
-	if strings.Contains(prog, "/") && b.Dir != "" && !filepath.IsAbs(prog) {
-		prog = filepath.Join(b.Dir, prog)
+	dir := b.Dir
+	if dir == "" {
+		dir = "." // a command-line bot runs in the current directory
 	}
-	if _, err := exec.LookPath(prog); err != nil {
+	if _, err := botproc.ResolveProgram(b.Cmd[0], dir); err != nil {
 		return fmt.Errorf("bot %q: program %s: %w", b.Name, b.Cmd[0], err)
 	}
 	return nil

@@ -9,8 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"github.com/klaverjas-arena/arena/arena/confine"
+	"github.com/klaverjas-arena/arena/referee/botproc"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -219,11 +219,7 @@ func (b *Bot) check() error {
 	if st, err := os.Stat(b.Dir); err != nil || !st.IsDir() {
 		return fmt.Errorf("bot %q: working directory %s does not exist", b.Name, b.Dir)
 	}
-	prog := b.Cmd[0]
-	if strings.Contains(prog, "/") && !filepath.IsAbs(prog) {
-		prog = filepath.Join(b.Dir, prog)
-	}
-	if _, err := exec.LookPath(prog); err != nil {
+	if _, err := botproc.ResolveProgram(b.Cmd[0], b.Dir); err != nil {
 		return fmt.Errorf("bot %q: program %s: %w", b.Name, b.Cmd[0], err)
 	}
 	if b.Decision.Duration < 0 {

@@ -153,3 +153,16 @@ func TestThreePlayerSchedule(t *testing.T) {
 		}
 	}
 }
+
+// A program given as "./true" is the league directory's true, not the one on PATH, even when
+// the league file is in the current directory (filepath.Join(".", "./true") is "true").
+func TestParseProgramRelativeToLeagueDir(t *testing.T) {
+	text := "[[bot]]\nname = \"a\"\ncmd = [\"./true\"]\n[[bot]]\nname = \"b\"\ncmd = [\"true\"]\n"
+	_, err := Parse([]byte(text), "here.toml")
+	if err == nil || !strings.Contains(err.Error(), `bot "a": program ./true`) {
+		t.Errorf("a missing ./true in the league's directory: %v", err)
+	}
+	if err != nil && strings.Contains(err.Error(), `bot "b"`) {
+		t.Errorf("true on PATH refused: %v", err)
+	}
+}

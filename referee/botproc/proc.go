@@ -234,7 +234,7 @@ func (p *Proc) sandboxCmd(spec Spec, dir string, env []string) (*exec.Cmd, *os.F
 	if sb.err != nil {
 		return nil, nil, arenaError{fmt.Errorf("no sandbox: %w", sb.err)}
 	}
-	prog, err := resolveProgram(spec.Argv[0], dir)
+	prog, err := ResolveProgram(spec.Argv[0], dir)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -179,7 +179,7 @@ func CheckSandbox(spec Spec) error {
 	if dir == "" {
 		dir = os.TempDir() // a fresh private directory: made for the bot, open to it
 	}
-	prog, err := resolveProgram(spec.Argv[0], dir)
+	prog, err := ResolveProgram(spec.Argv[0], dir)
 	if err != nil {
 		return fmt.Errorf("program %s: %w", spec.Argv[0], err)
 	}
@@ -616,9 +616,11 @@ func openTo(fi os.FileInfo, want os.FileMode) bool {
 	return m&want == want
 }
 
-// resolveProgram returns the absolute host path of the program argv0 as Start runs it: a
-// name without a slash from the arena's PATH, a relative path from dir.
-func resolveProgram(argv0, dir string) (string, error) {
+// ResolveProgram returns the absolute path of the program argv0 as Start runs it in the
+// working directory dir: a name without a slash from the arena's PATH, a path with one
+// relative to dir ("./python3" is dir's python3, never the one on PATH). It fails, saying
+// why, for a program that does not exist or cannot be executed.
+func ResolveProgram(argv0, dir string) (string, error) {
 	if !strings.Contains(argv0, "/") {
 		p, err := exec.LookPath(argv0)
 		if err != nil {
