@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -33,6 +34,12 @@ type pipes struct {
 	out    int // our (read) end of the bot's stdout; -1 once closed
 	wakeMu sync.Mutex
 	wake   int // eventfd; -1 once closed
+
+	// FIFOs (a sandboxed bot, see openFIFOs): until the bot's first output, we hold a
+	// writer of its stdout (dummyOut, so that reading is not EOF before the bot opened it)
+	// and its stdin is open for reading and writing; both go at the first bytes read.
+	dummyOut int    // -1: none
+	inPath   string // the stdin FIFO, reopened write-only then
 }
 
 // errWake is returned by pipes.read when the wake-up was signalled (and has been reset).
@@ -41,7 +48,7 @@ var errWake = errors.New("botproc: wake-up")
 // open makes the bot's stdin and stdout pipes and the wake-up. It returns the bot's ends
 // (blocking, close-on-exec: exec puts them at fds 0 and 1).
 func (s *pipes) open() (stdinR, stdoutW *os.File, err error) {
-	s.in, s.out, s.wake = -1, -1, -1
+	s.in, s.out, s.wake, s.dummyOut = -1, -1, -1, -1
 	var in, out [2]int
 	if err := unix.Pipe2(in[:], unix.O_CLOEXEC); err != nil {
 		return nil, nil, os.NewSyscallError("pipe2", err)
@@ -68,6 +75,61 @@ func (s *pipes) open() (stdinR, stdoutW *os.File, err error) {
 		}
 	}
 	return stdinR, stdoutW, nil
+}
+
+// openFIFOs makes the bot's stdin and stdout as FIFOs in dir, owned by uid (-1: as they
+// are), and the wake-up, and opens our ends, none of which waits for the bot. A sandboxed bot
+// opens the other ends itself, inside its sandbox: with pipes, the sandbox's own processes
+// would hold the bot's stdout too, so a bot that closes it would not be seen to.
+func (s *pipes) openFIFOs(dir string, uid, gid int) (in, out string, err error) {
+	s.in, s.out, s.wake, s.dummyOut = -1, -1, -1, -1
+	in, out = filepath.Join(dir, "stdin"), filepath.Join(dir, "stdout")
+	for _, f := range []string{in, out} {
+		if err := unix.Mkfifo(f, 0o600); err != nil {
+			return "", "", os.NewSyscallError("mkfifo", err)
+		}
+		if uid >= 0 {
+			if err := os.Chown(f, uid, gid); err != nil {
+				return "", "", err
+			}
+		}
+	}
+	s.inPath = in
+	open := func(path string, mode int) (int, error) {
+		fd, err := unix.Open(path, mode|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return -1, &os.PathError{Op: "open", Path: path, Err: err}
+		}
+		return fd, nil
+	}
+	if s.out, err = open(out, unix.O_RDONLY); err != nil {
+		return "", "", err
+	}
+	if s.dummyOut, err = open(out, unix.O_WRONLY); err != nil {
+		return "", "", err
+	}
+	if s.in, err = open(in, unix.O_RDWR); err != nil {
+		return "", "", err
+	}
+	if s.wake, err = unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK); err != nil {
+		s.wake = -1
+		return "", "", os.NewSyscallError("eventfd", err)
+	}
+	return in, out, nil
+}
+
+// connected lets go of the placeholders of openFIFOs once the bot has written: it has both
+// FIFOs open. Our end of its stdin becomes write-only (a bot that closes its stdin is then
+// seen to), and its stdout has no writer but the bot's. ioMu must be held.
+func (s *pipes) connected() {
+	unix.Close(s.dummyOut)
+	s.dummyOut = -1
+	fd, err := unix.Open(s.inPath, unix.O_WRONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return // the bot has closed its stdin already: the next write blocks, as it would
+	}
+	_ = unix.Dup3(fd, s.in, unix.O_CLOEXEC)
+	unix.Close(fd)
 }
 
 // signal wakes a ppoll of read or write (now or at its next call).
@@ -102,7 +164,7 @@ func (s *pipes) closeAll() {
 	defer s.ioMu.Unlock()
 	s.wakeMu.Lock()
 	defer s.wakeMu.Unlock()
-	for _, fd := range []*int{&s.in, &s.out, &s.wake} {
+	for _, fd := range []*int{&s.in, &s.out, &s.wake, &s.dummyOut} {
 		if *fd >= 0 {
 			unix.Close(*fd)
 			*fd = -1
@@ -161,6 +223,9 @@ func (s *pipes) read(b []byte, until time.Time) (int, error) {
 		n, err := unix.Read(s.out, b)
 		switch {
 		case n > 0:
+			if s.dummyOut >= 0 {
+				s.connected()
+			}
 			return n, nil
 		case err == nil:
 			return 0, io.EOF
@@ -184,6 +249,9 @@ func (s *pipes) pending(b []byte) (int, bool) {
 		return 0, false
 	}
 	k, _ := unix.Read(s.out, b)
+	if k > 0 && s.dummyOut >= 0 {
+		s.connected()
+	}
 	return max(k, 0), true
 }
 

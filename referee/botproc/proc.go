@@ -40,9 +40,10 @@ type Proc struct {
 	errBuf  *headTail
 	errFile *os.File
 
-	cg     *botCgroup
-	tmpDir string
-	memMax int64
+	cg      *botCgroup
+	tmpDir  string
+	fifoDir string // a sandboxed bot's stdin and stdout FIFOs
+	memMax  int64
 
 	pidfd      *os.File
 	exited     chan struct{} // closed when the main process has exited (not yet reaped)
@@ -94,7 +95,7 @@ func Start(ctx context.Context, spec Spec, log zerolog.Logger) (*Proc, error) {
 		errBuf:    newHeadTail(StderrHeadSize, StderrTailSize),
 		memMax:    spec.MemoryMax,
 	}
-	p.pipes.in, p.pipes.out, p.pipes.wake = -1, -1, -1
+	p.pipes.in, p.pipes.out, p.pipes.wake, p.pipes.dummyOut = -1, -1, -1, -1
 	if err := p.start(spec); err != nil {
 		p.abandon()
 		var arena arenaError
@@ -161,15 +162,20 @@ func (p *Proc) start(spec Spec) error {
 	}()
 	var err error
 	var stdinR, stdoutW, stderrW *os.File
-	if stdinR, stdoutW, err = p.pipes.open(); err != nil {
-		return arenaError{err}
-	}
-	childEnds = append(childEnds, stdinR, stdoutW)
+	if p.fifoDir == "" {
+		if stdinR, stdoutW, err = p.pipes.open(); err != nil {
+			return arenaError{err}
+		}
+		childEnds = append(childEnds, stdinR, stdoutW)
+	} // else the FIFOs are open already, and the sandbox's stdin and stdout are /dev/null
 	if p.stderr, stderrW, err = os.Pipe(); err != nil {
 		return arenaError{err}
 	}
 	childEnds = append(childEnds, stderrW)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
+	cmd.Stderr = stderrW
+	if stdinR != nil {
+		cmd.Stdin, cmd.Stdout = stdinR, stdoutW
+	}
 	if spec.StderrFile != "" {
 		if p.errFile, err = os.OpenFile(spec.StderrFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err != nil {
 			return arenaError{fmt.Errorf("open stderr file: %w", err)}
@@ -254,7 +260,21 @@ func (p *Proc) sandboxCmd(spec Spec, dir string, env []string) (*exec.Cmd, *os.F
 			}
 		}
 	}
-	plan, err := sb.plan(spec, dir, prog, env)
+	if p.fifoDir, err = os.MkdirTemp("", fmt.Sprintf("%s%d-*", tempPrefix, os.Getpid())); err != nil {
+		return nil, nil, arenaError{fmt.Errorf("make the bot's FIFO directory: %w", err)}
+	}
+	uid, gid := -1, -1
+	if sb.root {
+		uid, gid = SandboxUID, SandboxGID
+		if err := os.Chmod(p.fifoDir, 0o711); err != nil {
+			return nil, nil, arenaError{err}
+		}
+	}
+	in, out, err := p.pipes.openFIFOs(p.fifoDir, uid, gid)
+	if err != nil {
+		return nil, nil, arenaError{fmt.Errorf("the bot's stdin and stdout: %w", err)}
+	}
+	plan, err := sb.plan(spec, dir, prog, env, stdio{p.fifoDir, in, out})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -285,8 +305,10 @@ func (p *Proc) abandon() {
 		_ = p.cg.remove(time.Second)
 		p.cg.close()
 	}
-	if p.tmpDir != "" {
-		os.RemoveAll(p.tmpDir)
+	for _, d := range []string{p.tmpDir, p.fifoDir} {
+		if d != "" {
+			os.RemoveAll(d)
+		}
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Sandbox says how a bot is confined (Spec.Sandbox). The bot runs under bubblewrap (bwrap,
@@ -112,7 +113,7 @@ func probeSandbox() *sandboxSupport {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	plan, err := s.plan(Spec{Argv: []string{truePath}, Dir: "/usr", Sandbox: &Sandbox{}}, "/usr", truePath, []string{"PATH=/usr/bin:/bin"})
+	plan, err := s.plan(Spec{Argv: []string{truePath}, Dir: "/usr", Sandbox: &Sandbox{}}, "/usr", truePath, []string{"PATH=/usr/bin:/bin"}, stdio{})
 	if err != nil {
 		s.err = err
 		return s
@@ -187,7 +188,7 @@ func CheckSandbox(spec Spec) error {
 	if env == nil {
 		env = DefaultEnv(dir)
 	}
-	_, err = s.plan(spec, dir, prog, env)
+	_, err = s.plan(spec, dir, prog, env, stdio{})
 	return err
 }
 
@@ -223,11 +224,18 @@ func (pl *sandboxPlan) bwrapArgs() []string {
 	return append([]string{"--args", "3", "--"}, pl.command...)
 }
 
+// stdio is where a sandboxed bot's stdin and stdout are: FIFOs in dir, which the sandbox
+// shows at the same place and opens for the bot before its program runs. The zero value:
+// bwrap's own stdin and stdout (for checks and the probe).
+type stdio struct {
+	dir, in, out string
+}
+
 // plan builds the bwrap arguments that run the program prog (an absolute host path) with
 // the arguments of spec.Argv[1:] in the sandbox of spec.Sandbox, in the working directory
 // dir with the environment env. When spec.Dir is empty, dir is the fresh directory Start made
 // for the bot, and it is writable.
-func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string) (*sandboxPlan, error) {
+func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, io stdio) (*sandboxPlan, error) {
 	sb := spec.Sandbox
 	dir, err := filepath.Abs(dir)
 	if err != nil {
@@ -335,6 +343,10 @@ func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string) (*sandb
 	for _, p := range rw {
 		ops = append(ops, bindOps(p, "--bind", hiddenUnder(p, hide))...)
 	}
+	if io.dir != "" {
+		ops = append(ops, mountOp{io.dir, []string{"--ro-bind", io.dir, io.dir}}) // a FIFO takes writes on a read-only mount
+		ro = append(ro, io.dir)
+	}
 	ops = append(ops, parentDirs(slices.Concat(ro, rw))...)
 	slices.SortStableFunc(ops, func(a, b mountOp) int { return strings.Compare(a.path, b.path) })
 	ops = slices.CompactFunc(ops, func(a, b mountOp) bool { return slices.Equal(a.args, b.args) })
@@ -353,6 +365,10 @@ func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string) (*sandb
 	if s.root {
 		command = append(command, s.setpriv, fmt.Sprintf("--reuid=%d", SandboxUID), fmt.Sprintf("--regid=%d", SandboxGID),
 			"--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--")
+	}
+	if io.dir != "" {
+		// The shell opens the FIFOs in the sandbox, as the bot's user, and becomes the bot.
+		command = append(command, "/bin/sh", "-c", fmt.Sprintf(`exec "$0" "$@" <%s >%s`, quoteWord(io.in), quoteWord(io.out)))
 	}
 	command = append(command, prog)
 	command = append(command, spec.Argv[1:]...)
@@ -541,6 +557,15 @@ func (pl *sandboxPlan) argsFile() (*os.File, error) {
 		return nil, fmt.Errorf("sandbox arguments: %w", err)
 	}
 	return f, nil
+}
+
+// quoteWord quotes s for sh as one word.
+func quoteWord(s string) string {
+	q, err := syntax.Quote(s, syntax.LangPOSIX)
+	if err != nil { // a NUL byte: no path has one
+		return "''"
+	}
+	return q
 }
 
 // argFiles returns the absolute paths of the arguments that name existing files (relative

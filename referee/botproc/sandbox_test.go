@@ -383,6 +383,30 @@ func TestSandbox_RelativePaths(t *testing.T) {
 	}
 }
 
+// TestSandbox_ClosedStdio: a sandboxed bot that closes its stdout, or its stdin, and lives on
+// is seen to at once (a Crash, not a Timeout): the sandbox's own processes hold neither.
+func TestSandbox_ClosedStdio(t *testing.T) {
+	needSandbox(t)
+	for _, tc := range []struct{ name, script, second string }{
+		{"stdout", `read -r _; echo "ans ready"; read -r _; exec >&-; sleep 30`, "req next"},
+		{"stdin", `read -r _; echo "ans ready"; exec <&-; sleep 30`, "req next"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := mustStart(t, sandboxed(shBot(t, tc.script), Sandbox{}))
+			ready(t, p)
+			if tc.name == "stdin" {
+				time.Sleep(200 * time.Millisecond) // let it close stdin
+			}
+			start := time.Now()
+			_, err := p.Exchange([]byte(tc.second+"\n"), true, 20*time.Second)
+			wantFault(t, err, Crash)
+			if took := time.Since(start); took > 5*time.Second {
+				t.Errorf("the closed %s was noticed after %v", tc.name, took)
+			}
+		})
+	}
+}
+
 // unprivilegedEnv marks the run of this test binary under an ordinary user id.
 const unprivilegedEnv = "BOTPROC_UNPRIVILEGED_RUN"
 

@@ -82,6 +82,11 @@ func (p *Proc) stop(grace time.Duration) error {
 			errs = append(errs, fmt.Errorf("bot %q: remove working directory: %w", p.name, err))
 		}
 	}
+	if p.fifoDir != "" {
+		if err := os.RemoveAll(p.fifoDir); err != nil {
+			errs = append(errs, fmt.Errorf("bot %q: remove its FIFOs: %w", p.name, err))
+		}
+	}
 	err := errors.Join(errs...)
 	p.log.Debug().Int("pid", p.pid).Str("status", p.ExitStatus()).Int64("stderr_bytes", p.errBuf.Total()).
 		AnErr("cleanup", err).Msg("botproc: stopped")
