@@ -1,0 +1,80 @@
+package confine
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/BurntSushi/toml"
+	"github.com/klaverjas-arena/arena/referee/botproc"
+)
+
+func TestLimitsFromTOML(t *testing.T) {
+	var e struct {
+		Name string `toml:"name"`
+		Limits
+	}
+	text := "name = \"x\"\nmemory = \"512MiB\"\npids = 64\nread_only = [\"books\"]\nscratch = \"tmp\"\n"
+	if _, err := toml.Decode(text, &e); err != nil {
+		t.Fatal(err)
+	}
+	if e.Memory != 512<<20 || e.Pids != 64 || len(e.ReadOnly) != 1 || e.Scratch != "tmp" {
+		t.Errorf("decoded %+v", e)
+	}
+	for _, bad := range []string{"memory = \"lots\"", "memory = \"2EiB\""} {
+		if _, err := toml.Decode(bad, &e); err == nil {
+			t.Errorf("%s: accepted", bad)
+		}
+	}
+}
+
+func TestResolve(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "books"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l := Limits{ReadOnly: []string{"books"}}
+	if errs := l.Resolve(dir); len(errs) != 0 || l.ReadOnly[0] != filepath.Join(dir, "books") {
+		t.Errorf("resolve: %v %v", errs, l.ReadOnly)
+	}
+	bad := Limits{Memory: 1 << 20, Pids: 2, ReadOnly: []string{"nosuch"}, Scratch: "nosuch"}
+	errs := bad.Resolve(dir)
+	var all []string
+	for _, err := range errs {
+		all = append(all, err.Error())
+	}
+	text := strings.Join(all, "\n")
+	for _, want := range []string{"memory = 1.0 MiB: at least 16MiB", "pids = 2", "read_only", `scratch = "` + filepath.Join(dir, "nosuch")} {
+		if !strings.Contains(text, want) {
+			t.Errorf("problems %q lack %q", text, want)
+		}
+	}
+}
+
+func TestParseMode(t *testing.T) {
+	for in, off := range map[string]bool{"": false, "on": false, "off": true} {
+		if got, err := ParseMode(in); err != nil || got != off {
+			t.Errorf("ParseMode(%q) = %v, %v", in, got, err)
+		}
+	}
+	if _, err := ParseMode("maybe"); err == nil {
+		t.Error("ParseMode(maybe) accepted")
+	}
+}
+
+func TestApply(t *testing.T) {
+	var spec botproc.Spec
+	Policy{Hide: []string{"/x/arena.db"}}.Apply(&spec, Limits{})
+	if spec.MemoryMax != DefaultMemory || spec.PidsMax != DefaultPids || spec.Sandbox == nil || spec.Sandbox.Hide[0] != "/x/arena.db" {
+		t.Errorf("defaults: %+v %+v", spec, spec.Sandbox)
+	}
+	spec = botproc.Spec{}
+	Policy{Off: true}.Apply(&spec, Limits{Memory: 2 << 30, Pids: 10})
+	if spec.MemoryMax != 2<<30 || spec.PidsMax != 10 || spec.Sandbox != nil {
+		t.Errorf("off, own limits: %+v", spec)
+	}
+	if !strings.Contains(Policy{Off: true}.Describe(), "SANDBOX OFF") {
+		t.Error("an unconfined run does not say so")
+	}
+}
