@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/klaverjas-arena/arena/arena/confine"
 	"os"
 
 	"github.com/klaverjas-arena/arena/arena/check"
@@ -36,14 +35,6 @@ func checkCommand() *cli.Command {
 		},
 		Action: runCheck,
 	}
-}
-
-// sandboxName is what the check report says confines the bot: "" without a sandbox.
-func sandboxName(p confine.Policy) string {
-	if p.Off {
-		return ""
-	}
-	return "its sandbox"
 }
 
 func runCheck(c *cli.Context) error {
@@ -98,7 +89,7 @@ func runCheck(c *cli.Context) error {
 		Time:       tc,
 		StderrFile: b.Stderr,
 		Seed:       c.Uint64("seed"),
-		Sandbox:    sandboxName(policy),
+		Sandboxed:  !policy.Off,
 		Start: func(ctx context.Context) (referee.Conn, error) {
 			conn, err := start(ctx)
 			if err != nil {

@@ -84,10 +84,10 @@ type Options struct {
 	// captured stderr of each run, which may leave out the middle of a long one.
 	StderrFile string
 	Seed       uint64 // the full game's cards
-	// Sandbox says what confines the bot (botproc.SandboxDescription), or "" for none; with
-	// it the sandbox item lists what the bot's stderr says it was refused.
-	Sandbox  string
-	QuitWait time.Duration // how long the bot has to exit after quit; default 1 s
+	// Sandboxed says the bot runs in its sandbox: the sandbox item then lists what the bot's
+	// stderr says it was refused.
+	Sandboxed bool
+	QuitWait  time.Duration // how long the bot has to exit after quit; default 1 s
 }
 
 // Exiter is implemented by connections to a bot process that can say how it ended

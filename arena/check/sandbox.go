@@ -22,7 +22,7 @@ const maxDenialScan = 8 << 20
 // the lines of its stderr over the check that report a refused operation.
 func (c *checker) sandboxItem(start int64) Item {
 	const name = "sandbox"
-	if c.opts.Sandbox == "" {
+	if !c.opts.Sandboxed {
 		return Item{Name: name, Status: Info, Detail: "the bot ran without a sandbox (--sandbox=off)"}
 	}
 	if start < 0 || c.opts.StderrFile == "" {
@@ -33,11 +33,11 @@ func (c *checker) sandboxItem(start int64) Item {
 		return Item{Name: name, Status: Warn, Detail: "stderr file not read: " + err.Error()}
 	}
 	if len(lines) == 0 {
-		return Item{Name: name, Status: Pass, Detail: "ran in " + c.opts.Sandbox + "; its stderr reports nothing the sandbox refused"}
+		return Item{Name: name, Status: Pass, Detail: "ran in its sandbox; its stderr reports nothing the sandbox refused"}
 	}
 	shown := lines[:min(len(lines), 5)]
 	return Item{Name: name, Status: Warn,
-		Detail: fmt.Sprintf("%d lines of its stderr report an operation the sandbox may have refused (%s)", len(lines), c.opts.Sandbox),
+		Detail: fmt.Sprintf("%d lines of its stderr report an operation the sandbox may have refused", len(lines)),
 		Got:    strings.Join(shown, "\n"),
 		Want:   "a bot reads only its own directory and the paths it is granted, writes only /tmp and its scratch directory, and uses no network (spec.md §2.1)"}
 }

@@ -343,11 +343,12 @@ func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, io stdi
 	for _, p := range rw {
 		ops = append(ops, bindOps(p, "--bind", hiddenUnder(p, hide))...)
 	}
+	bound := slices.Concat(ro, rw)
 	if io.dir != "" {
 		ops = append(ops, mountOp{io.dir, []string{"--ro-bind", io.dir, io.dir}}) // a FIFO takes writes on a read-only mount
-		ro = append(ro, io.dir)
+		bound = append(bound, io.dir)
 	}
-	ops = append(ops, parentDirs(slices.Concat(ro, rw))...)
+	ops = append(ops, parentDirs(bound)...)
 	slices.SortStableFunc(ops, func(a, b mountOp) int { return strings.Compare(a.path, b.path) })
 	ops = slices.CompactFunc(ops, func(a, b mountOp) bool { return slices.Equal(a.args, b.args) })
 	for _, op := range ops {
