@@ -78,7 +78,7 @@ func runCheck(c *cli.Context) error {
 		return err
 	}
 	policy.Hide = append(policy.Hide, b.Stderr, c.String("bots"))
-	if err := checkSandboxed(policy, b); err != nil {
+	if err := checkSandboxed(c.App.ErrWriter, policy, b); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.App.ErrWriter, "arena: check %s, isolation: %s\n", b.Name, policy.Describe())

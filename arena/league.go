@@ -84,7 +84,7 @@ func runLeague(c *cli.Context) error {
 		policy.Hide = append(policy.Hide, b.Stderr)
 		specs = append(specs, leagueBotSpec(b))
 	}
-	if err := checkSandboxed(policy, specs...); err != nil {
+	if err := checkSandboxed(c.App.ErrWriter, policy, specs...); err != nil {
 		return err
 	}
 	signal.Ignore(syscall.SIGPIPE)

@@ -221,7 +221,7 @@ func matchSetup(c *cli.Context) (referee.Config, []referee.Entrant, placement, f
 			seated[b.Name] = *b
 		}
 		for _, b := range seated {
-			if err := checkSandboxed(policy, b); err != nil {
+			if err := checkSandboxed(c.App.ErrWriter, policy, b); err != nil {
 				fail(err)
 			}
 		}

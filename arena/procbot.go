@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/klaverjas-arena/arena/arena/confine"
 	"github.com/urfave/cli/v2"
+	"io"
 	"os"
 	"sort"
 
@@ -21,12 +22,16 @@ func procStarter(b botSpec, cpus []int, policy confine.Policy, log zerolog.Logge
 }
 
 // checkSandboxed reports what would keep each bot from starting in its sandbox, before any
-// starts.
-func checkSandboxed(policy confine.Policy, bots ...botSpec) error {
+// starts, and writes a note for each bot whose files are private to the arena's user (it
+// then runs as that user inside a user namespace, not as botproc.SandboxUID).
+func checkSandboxed(w io.Writer, policy confine.Policy, bots ...botSpec) error {
 	var errs []error
 	for _, b := range bots {
-		if err := botproc.CheckSandbox(procSpec(b, nil, policy)); err != nil {
+		note, err := botproc.CheckSandbox(procSpec(b, nil, policy))
+		if err != nil {
 			errs = append(errs, fmt.Errorf("bot %q in its sandbox: %w", b.Name, err))
+		} else if note != "" {
+			fmt.Fprintf(w, "note: bot %s: %s\n", b.Name, note)
 		}
 	}
 	return errors.Join(errs...)

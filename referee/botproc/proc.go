@@ -244,7 +244,18 @@ func (p *Proc) sandboxCmd(spec Spec, dir string, env []string) (*exec.Cmd, *os.F
 	if err != nil {
 		return nil, nil, err
 	}
-	if sb.root {
+	// As root the bot runs as SandboxUID, unless its files are private to the arena's user.
+	_, err = sb.plan(spec, dir, prog, env, stdio{}, false)
+	var private *PrivateFilesError
+	asArenaUser := errors.As(err, &private)
+	if err != nil && !asArenaUser {
+		return nil, nil, err
+	}
+	if asArenaUser {
+		p.log.Debug().Err(err).Msg("botproc: the bot runs as the arena's user in a user namespace")
+	}
+	dropUID := sb.root && !asArenaUser
+	if dropUID {
 		// The bot's own directories belong to the user it runs as. bwrap enters the working
 		// directory as root without CAP_DAC_OVERRIDE, so a fresh one is 0711, not 0700.
 		for _, d := range []string{p.tmpDir, spec.Sandbox.Scratch} {
@@ -264,7 +275,7 @@ func (p *Proc) sandboxCmd(spec Spec, dir string, env []string) (*exec.Cmd, *os.F
 		return nil, nil, arenaError{fmt.Errorf("make the bot's FIFO directory: %w", err)}
 	}
 	uid, gid := -1, -1
-	if sb.root {
+	if dropUID {
 		uid, gid = SandboxUID, SandboxGID
 		if err := os.Chmod(p.fifoDir, 0o711); err != nil {
 			return nil, nil, arenaError{err}
@@ -274,7 +285,7 @@ func (p *Proc) sandboxCmd(spec Spec, dir string, env []string) (*exec.Cmd, *os.F
 	if err != nil {
 		return nil, nil, arenaError{fmt.Errorf("the bot's stdin and stdout: %w", err)}
 	}
-	plan, err := sb.plan(spec, dir, prog, env, stdio{p.fifoDir, in, out})
+	plan, err := sb.plan(spec, dir, prog, env, stdio{p.fifoDir, in, out}, asArenaUser)
 	if err != nil {
 		return nil, nil, err
 	}

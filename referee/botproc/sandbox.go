@@ -113,7 +113,7 @@ func probeSandbox() *sandboxSupport {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	plan, err := s.plan(Spec{Argv: []string{truePath}, Dir: "/usr", Sandbox: &Sandbox{}}, "/usr", truePath, []string{"PATH=/usr/bin:/bin"}, stdio{})
+	plan, err := s.plan(Spec{Argv: []string{truePath}, Dir: "/usr", Sandbox: &Sandbox{}}, "/usr", truePath, []string{"PATH=/usr/bin:/bin"}, stdio{}, false)
 	if err != nil {
 		s.err = err
 		return s
@@ -160,21 +160,31 @@ func lookTool(name string) (string, error) {
 // with what to install.
 func SandboxError() error { return sandboxes().err }
 
+// PrivateFilesError says that a bot's working directory, program or a file its command line
+// names is not open to SandboxUID, with the chmod that would open it. Such a bot runs as the
+// arena's user inside a user namespace instead (see Sandbox).
+type PrivateFilesError struct{ Err error }
+
+func (e *PrivateFilesError) Error() string { return e.Err.Error() }
+
+func (e *PrivateFilesError) Unwrap() error { return e.Err }
+
 // CheckSandbox reports, before any bot starts, what would keep the bot of spec from
-// starting in its sandbox: a program that cannot be found, a read-only path or scratch
-// directory that does not exist, or (when the arena runs as root) a working directory,
-// program or file argument that the sandbox's user may not read. It does nothing for a
-// spec without a sandbox.
-func CheckSandbox(spec Spec) error {
+// starting in its sandbox: a program that cannot be found, or a read-only path or scratch
+// directory that does not exist. When the arena runs as root and the bot's files are not
+// open to SandboxUID, it returns a note saying so and what to do (the bot then runs as the
+// arena's user inside a user namespace), and no error. It does nothing for a spec without a
+// sandbox.
+func CheckSandbox(spec Spec) (note string, err error) {
 	if spec.Sandbox == nil {
-		return nil
+		return "", nil
 	}
 	s := sandboxes()
 	if s.err != nil {
-		return s.err
+		return "", s.err
 	}
 	if len(spec.Argv) == 0 {
-		return errors.New("no program given")
+		return "", errors.New("no program given")
 	}
 	dir := spec.Dir
 	if dir == "" {
@@ -182,14 +192,20 @@ func CheckSandbox(spec Spec) error {
 	}
 	prog, err := ResolveProgram(spec.Argv[0], dir)
 	if err != nil {
-		return fmt.Errorf("program %s: %w", spec.Argv[0], err)
+		return "", fmt.Errorf("program %s: %w", spec.Argv[0], err)
 	}
 	env := spec.Env
 	if env == nil {
 		env = DefaultEnv(dir)
 	}
-	_, err = s.plan(spec, dir, prog, env, stdio{})
-	return err
+	_, err = s.plan(spec, dir, prog, env, stdio{}, false)
+	var private *PrivateFilesError
+	if !errors.As(err, &private) {
+		return "", err
+	}
+	note = fmt.Sprintf("%v; so it runs as the arena's user inside a user namespace, not as uid %d", private.Err, SandboxUID)
+	_, err = s.plan(spec, dir, prog, env, stdio{}, true)
+	return note, err
 }
 
 // SandboxDescription says what confines a sandboxed bot here, for the arena's start line.
@@ -235,7 +251,12 @@ type stdio struct {
 // the arguments of spec.Argv[1:] in the sandbox of spec.Sandbox, in the working directory
 // dir with the environment env. When spec.Dir is empty, dir is the fresh directory Start made
 // for the bot, and it is writable.
-func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, io stdio) (*sandboxPlan, error) {
+//
+// As root the bot runs as SandboxUID, and what it must reach must be open to that user: if
+// it is not, plan returns a *PrivateFilesError. With asArenaUser (always, for an arena that
+// is not root) the bot keeps the arena's user id outside a user namespace of its own, and is
+// SandboxUID only inside it.
+func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, io stdio, asArenaUser bool) (*sandboxPlan, error) {
 	sb := spec.Sandbox
 	dir, err := filepath.Abs(dir)
 	if err != nil {
@@ -243,7 +264,8 @@ func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, io stdi
 	}
 	args := []string{"--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--hostname", "sandbox",
 		"--die-with-parent", "--new-session", "--cap-drop", "ALL"}
-	if s.root {
+	dropUID := s.root && !asArenaUser
+	if dropUID {
 		// bwrap runs privileged; the bot drops to SandboxUID through setpriv, which needs
 		// these three capabilities until it does.
 		args = append(args, "--unshare-cgroup", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP")
@@ -324,17 +346,20 @@ func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, io stdi
 		return slices.ContainsFunc(links, func(l string) bool { return within(p, l) })
 	})
 	ro, rw = minimalRoots(ro), minimalRoots(rw)
-	if s.root {
-		// The bot runs as SandboxUID: what it must reach must be open to it.
+	if dropUID {
+		// The bot runs as SandboxUID: what it must reach must be open to it. A fresh working
+		// directory (and a scratch directory) the arena gives to that user.
 		roots := slices.Concat(ro, rw)
 		var errs []error
-		errs = append(errs, reachable(roots, dir, 0o5, "working directory"))
+		if spec.Dir != "" {
+			errs = append(errs, reachable(roots, dir, 0o5, "working directory"))
+		}
 		errs = append(errs, reachable(roots, prog, 0o1, "program"))
 		for _, f := range files {
 			errs = append(errs, reachable(roots, f, 0o4, "file"))
 		}
 		if err := errors.Join(errs...); err != nil {
-			return nil, err
+			return nil, &PrivateFilesError{err}
 		}
 	}
 	for _, p := range ro {
@@ -363,7 +388,7 @@ func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, io stdi
 		args = append(args, "--setenv", k, v)
 	}
 	var command []string
-	if s.root {
+	if dropUID {
 		command = append(command, s.setpriv, fmt.Sprintf("--reuid=%d", SandboxUID), fmt.Sprintf("--regid=%d", SandboxGID),
 			"--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--")
 	}

@@ -365,7 +365,10 @@ func TestSandbox_StartFailures(t *testing.T) {
 func TestSandbox_RelativePaths(t *testing.T) {
 	needSandbox(t)
 	done := make(chan error, 1)
-	go func() { done <- CheckSandbox(Spec{Argv: []string{"./sandbox_test.go"}, Dir: ".", Sandbox: &Sandbox{}}) }()
+	go func() {
+		_, err := CheckSandbox(Spec{Argv: []string{"./sandbox_test.go"}, Dir: ".", Sandbox: &Sandbox{}})
+		done <- err
+	}()
 	select {
 	case err := <-done:
 		if err == nil {
@@ -404,6 +407,43 @@ func TestSandbox_ClosedStdio(t *testing.T) {
 				t.Errorf("the closed %s was noticed after %v", tc.name, took)
 			}
 		})
+	}
+}
+
+// TestSandbox_PrivateFiles: as root, a bot whose directory is private to the arena's user
+// (a 0700 checkout) is not refused: CheckSandbox says so and how to open it, and the bot runs
+// as the arena's user inside a user namespace, confined as ever.
+func TestSandbox_PrivateFiles(t *testing.T) {
+	needSandbox(t)
+	if os.Geteuid() != 0 {
+		t.Skip("not root: every bot runs as the arena's user in a user namespace already")
+	}
+	botDir := t.TempDir()
+	if err := os.Chmod(botDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(botDir, "book.txt"), []byte("private book\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hidden, outsideFile := arenaFiles(t, botDir)
+	b := sandboxed(shBot(t, ""), Sandbox{Hide: []string{hidden}})
+	b.Dir = botDir
+	note, err := CheckSandbox(b.Spec)
+	if err != nil || !strings.Contains(note, "chmod o+rx") || !strings.Contains(note, "user namespace") {
+		t.Fatalf("CheckSandbox: note %q, error %v", note, err)
+	}
+	_, oppPids := opponent(t)
+	got := hostileAttempts(t, b, oppPids, []string{hidden, outsideFile}, "9")
+	for k, v := range got {
+		if v != "denied" {
+			t.Errorf("sandboxed bot with private files: %s succeeded", k)
+		}
+	}
+	v := sandboxed(shBot(t, `read -r _; echo "ans $(id -u) $(cat book.txt)"; read -r _`), Sandbox{})
+	v.Dir = botDir
+	p := mustStart(t, v)
+	if r := exchange(t, p, "req x", 30*time.Second); r.Line != fmt.Sprintf("ans %d private book", SandboxUID) {
+		t.Errorf("bot with private files: %q", r.Line)
 	}
 }
 
