@@ -31,6 +31,8 @@ func newApp(out, errOut io.Writer) *cli.App {
 			replayCommand(),
 			exportCommand(),
 			keygenCommand(),
+			mergeCommand(),
+			slurmCommand(),
 		},
 	}
 }
