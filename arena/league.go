@@ -13,6 +13,8 @@ import (
 
 	"github.com/klaverjas-arena/arena/arena/league"
 	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/arena/view"
+	"github.com/klaverjas-arena/arena/arena/view/textview"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/urfave/cli/v2"
 	"golang.org/x/sys/unix"
@@ -114,7 +116,7 @@ func runLeague(c *cli.Context) error {
 			return es
 		},
 		Pin: func(slot int) func() { return placeAt(slot).pinReferee() },
-		Progress: &league.Progress{Out: out, Live: isTerminal(out), Every: c.Duration("progress-every"),
+		Progress: &textview.ProgressPrinter{Progress: &view.Progress{}, Out: out, Live: isTerminal(out), Every: c.Duration("progress-every"),
 			StandingsEvery: c.Int("standings-every"),
 			Standings: func(w io.Writer, t *store.Totals) {
 				fmt.Fprintln(w)
