@@ -133,8 +133,8 @@ func runLeague(c *cli.Context) error {
 		return err
 	}
 	resumed := ""
-	if len(todo) < l.Matches {
-		resumed = fmt.Sprintf(" (resumed: %d done)", l.Matches-len(todo))
+	if r.Done > 0 {
+		resumed = fmt.Sprintf(" (resumed: %d done)", r.Done)
 	}
 	if r.Unkeyed {
 		fmt.Fprintf(out, "note: league %s was started before deal keys: it keeps dealing from its seed alone, which a bot that knows the seed can use; start a new league for secret deals\n", l.Name)

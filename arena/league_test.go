@@ -242,11 +242,18 @@ func checkStore(t *testing.T, path, file string) *store.Totals {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	sched := f.Schedule()
 	matches, err := db.Matches(f.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
+	plan, err := f.Plan(matches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Todo) > 0 {
+		t.Fatalf("league not finished: %d matches to play", len(plan.Todo))
+	}
+	sched := plan.Matches()
 	if len(matches) != len(sched) {
 		t.Fatalf("%d match records, schedule has %d", len(matches), len(sched))
 	}

@@ -81,23 +81,24 @@ type Runner struct {
 	// Unkeyed is set by Prepare for a league started before deal keys: it keeps dealing
 	// from the seed alone, so that a league is keyed for all of its matches or for none.
 	Unkeyed bool
+	// Done is set by Prepare: the matches already done.
+	Done int
 
 	dealKey []byte
 
 	league      *store.League
-	schedule    []Scheduled
 	snapMu      sync.Mutex
 	snapMatches int
 }
 
 // Prepare creates the league in the store, with its deal key, or checks that the stored one
-// is the same league, and returns it with the matches still to play.
+// is the same league, and returns it with the matches of the current round still to play
+// (the whole league for a format whose matches do not depend on results).
 func (r *Runner) Prepare() (*store.League, []Scheduled, error) {
 	f := r.File
 	if r.Key != nil && len(r.Key) != referee.KeySize {
 		return nil, nil, fmt.Errorf("a deal key of %d bytes: it must have %d", len(r.Key), referee.KeySize)
 	}
-	r.schedule = f.Schedule()
 	l, err := r.DB.League(f.Name)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -109,31 +110,31 @@ func (r *Runner) Prepare() (*store.League, []Scheduled, error) {
 		return nil, nil, err
 	}
 	r.league = l
-	stored, err := r.DB.Matches(f.Name)
+	plan, err := r.plan()
 	if err != nil {
 		return nil, nil, err
 	}
-	done := map[int]bool{}
-	for _, m := range stored {
-		done[m.Index] = m.Done
-	}
-	var todo []Scheduled
-	for _, s := range r.schedule {
-		if !done[s.Index] {
-			todo = append(todo, s)
-		}
-	}
-	if len(todo) == 0 {
+	r.Done = plan.Done
+	if len(plan.Todo) == 0 {
 		return l, nil, ErrFinished
 	}
-	return l, todo, nil
+	return l, plan.Todo, nil
+}
+
+// plan decides the league's matches from the ones stored.
+func (r *Runner) plan() (*Plan, error) {
+	stored, err := r.DB.Matches(r.File.Name)
+	if err != nil {
+		return nil, err
+	}
+	return r.File.Plan(stored)
 }
 
 // create stores a new league with its bots and its deal key: the one given, or a fresh one.
 func (r *Runner) create() (*store.League, error) {
 	f := r.File
 	l := &store.League{Name: f.Name, File: f.Path, Hash: f.Hash, Config: f.Text, Rules: f.Rules, Bots: f.BotNames(),
-		Matches: len(r.schedule), Created: time.Now().UTC()}
+		Matches: f.Pairing.Matches(), Created: time.Now().UTC()}
 	for _, b := range f.Bots {
 		if err := r.DB.PutBot(b.Name, b); err != nil {
 			return nil, err
@@ -173,14 +174,15 @@ func (r *Runner) resume(l *store.League) error {
 		return &ChangedError{Name: f.Name, File: f.Path, OldHash: l.Hash, NewHash: f.Hash}
 	}
 	l.Forced = append(l.Forced, store.Forced{At: time.Now().UTC(), OldHash: l.Hash, NewHash: f.Hash})
-	l.Hash, l.Config, l.File, l.Rules, l.Matches = f.Hash, f.Text, f.Path, f.Rules, len(r.schedule)
+	l.Hash, l.Config, l.File, l.Rules, l.Matches = f.Hash, f.Text, f.Path, f.Rules, f.Pairing.Matches()
 	l.Finished = time.Time{}
 	r.Forced = true
 	return r.DB.PutLeague(l)
 }
 
-// Run plays the matches Prepare returned. It returns ErrInterrupted (wrapped) if ctx
-// was cancelled; whatever finished is stored either way.
+// Run plays the matches Prepare returned and then every later round: when a round is done,
+// the format decides the next from the stored results. It returns ErrInterrupted (wrapped)
+// if ctx was cancelled; whatever finished is stored either way.
 func (r *Runner) Run(ctx context.Context, todo []Scheduled) error {
 	f := r.File
 	totals, err := r.DB.Totals(f.Name)
@@ -189,10 +191,26 @@ func (r *Runner) Run(ctx context.Context, todo []Scheduled) error {
 	}
 	p := r.Progress
 	if p != nil {
-		p.Started(len(r.schedule), len(r.schedule)-len(todo), totals)
+		p.Started(f.Pairing.Matches(), r.Done, totals)
 		defer p.Stopped()
 	}
-	conc := max(1, min(f.Concurrency, len(todo)))
+	for len(todo) > 0 {
+		if err := r.playRound(ctx, todo); err != nil {
+			return err
+		}
+		plan, err := r.plan()
+		if err != nil {
+			return err
+		}
+		todo = plan.Todo
+	}
+	r.league.Finished = time.Now().UTC()
+	return r.DB.PutLeague(r.league)
+}
+
+// playRound plays the given matches, several at once.
+func (r *Runner) playRound(ctx context.Context, todo []Scheduled) error {
+	conc := max(1, min(r.File.Concurrency, len(todo)))
 	slots := make(chan int, conc)
 	for i := range conc {
 		slots <- i
@@ -209,15 +227,11 @@ func (r *Runner) Run(ctx context.Context, todo []Scheduled) error {
 			return r.play(gctx, slot, s)
 		})
 	}
-	err = g.Wait()
+	err := g.Wait()
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
 	}
-	if err != nil {
-		return err
-	}
-	r.league.Finished = time.Now().UTC()
-	return r.DB.PutLeague(r.league)
+	return err
 }
 
 // play referees one match and stores it.
