@@ -51,11 +51,6 @@ func (r *Ratings) SE(i int) float64 {
 	return math.Sqrt(r.Cov[i*len(r.Elo)+i])
 }
 
-// PlainSE returns the inverse-Hessian standard error of bot i's rating.
-func (r *Ratings) PlainSE(i int) float64 {
-	return math.Sqrt(r.PlainCov[i*len(r.Elo)+i])
-}
-
 // Interval returns the 95% confidence interval of bot i's rating, from the
 // cluster-robust standard error.
 func (r *Ratings) Interval(i int) (lo, hi float64) {
