@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/klaverjas-arena/arena/arena/confine"
 	"io"
 	"os"
 	"os/signal"
@@ -11,11 +10,13 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/klaverjas-arena/arena/arena/confine"
+	"github.com/mattn/go-isatty"
+
 	"github.com/klaverjas-arena/arena/arena/league"
 	"github.com/klaverjas-arena/arena/arena/store"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/sys/unix"
 )
 
 // dbFlag is the database flag every storage command shares.
@@ -182,11 +183,7 @@ func shellQuote(s string) string {
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
+	return ok && isatty.IsTerminal(f.Fd())
 }
 
 // openForReading opens the database read-only for a command that only reads it, and says

@@ -235,10 +235,11 @@ func matchSetup(c *cli.Context) (referee.Config, []referee.Entrant, placement, f
 			f.Close()
 		}
 	}
+	var log io.Writer
 	for _, o := range []struct {
 		flag string
 		dst  *io.Writer
-	}{{"log", &cfg.Log}, {"trace", &cfg.Trace}} {
+	}{{"log", &log}, {"trace", &cfg.Trace}} {
 		if path := c.String(o.flag); path != "" {
 			f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 			if err != nil {
@@ -248,6 +249,9 @@ func matchSetup(c *cli.Context) (referee.Config, []referee.Entrant, placement, f
 			files = append(files, f)
 			*o.dst = f
 		}
+	}
+	if log != nil {
+		cfg.Records = referee.NewLogWriter(log)
 	}
 	entrants := make([]referee.Entrant, table)
 	for i, b := range specs {
