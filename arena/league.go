@@ -15,6 +15,8 @@ import (
 
 	"github.com/klaverjas-arena/arena/arena/league"
 	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/arena/view"
+	"github.com/klaverjas-arena/arena/arena/view/textview"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/urfave/cli/v2"
 )
@@ -115,7 +117,7 @@ func runLeague(c *cli.Context) error {
 			return es
 		},
 		Pin: func(slot int) func() { return placeAt(slot).pinReferee() },
-		Progress: &league.Progress{Out: out, Live: isTerminal(out), Every: c.Duration("progress-every"),
+		Progress: &textview.ProgressPrinter{Progress: &view.Progress{}, Out: out, Live: isTerminal(out), Every: c.Duration("progress-every"),
 			StandingsEvery: c.Int("standings-every"),
 			Standings: func(w io.Writer, t *store.Totals) {
 				fmt.Fprintln(w)
@@ -132,8 +134,8 @@ func runLeague(c *cli.Context) error {
 		return err
 	}
 	resumed := ""
-	if len(todo) < l.Matches {
-		resumed = fmt.Sprintf(" (resumed: %d done)", l.Matches-len(todo))
+	if r.Done > 0 {
+		resumed = fmt.Sprintf(" (resumed: %d done)", r.Done)
 	}
 	if r.Unkeyed {
 		fmt.Fprintf(out, "note: league %s was started before deal keys: it keeps dealing from its seed alone, which a bot that knows the seed can use; start a new league for secret deals\n", l.Name)

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
+	"github.com/klaverjas-arena/arena/arena/view"
+	"github.com/klaverjas-arena/arena/arena/view/textview"
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/klaverjas-arena/arena/referee/rules"
@@ -265,73 +265,8 @@ func matchSetup(c *cli.Context) (referee.Config, []referee.Entrant, placement, f
 }
 
 func printMatch(w io.Writer, cfg referee.Config, res *referee.Result) {
-	games := len(res.Games)
-	fmt.Fprintf(w, "match %s: %d games, %d deals, ruleset %s, seed %d%s\n\n", res.ID, games, res.Deals, presetOrCustom(cfg), cfg.Seed, keyedNote(cfg))
-	total := 0
-	for _, ts := range res.Sides {
-		total += ts.Points
-	}
-	side, name := "team", func(s int) string { return protocol.Team(s).String() }
-	if cfg.Rules.Players == 3 {
-		side, name = "seat", func(s int) string { return protocol.Seat(s).String() }
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%s\tbots\tpoints\tshare\twon\tdrawn\tmade\tnat\tpit\tforfeits\t\n", side)
-	for t, ts := range res.Sides {
-		share := 0.0
-		if total > 0 {
-			share = 100 * float64(ts.Points) / float64(total)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f%%\t%d\t%d\t%d\t%d\t%d\t%d\t\n", name(t), strings.Join(ts.Bots, " + "), ts.Points, share, ts.GamesWon, ts.Draws, ts.Made, ts.Nat, ts.Pit, ts.Forfeits)
-	}
-	tw.Flush()
-	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "seat\tbot\tdecisions\tmean ms\tmax ms\tcpu ms\tfaults\t")
-	for s, b := range res.Bots {
-		mean := 0.0
-		if b.Decisions > 0 {
-			mean = float64(b.Wall.Microseconds()) / 1000 / float64(b.Decisions)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.1f\t%.0f\t%s\t\n", protocol.Seat(s), b.Name, b.Decisions, mean, float64(b.MaxWall.Microseconds())/1000, float64(b.CPU.Microseconds())/1000, faultList(b.Faults))
-	}
-	tw.Flush()
-	if cfg.Rules.Players == 3 {
-		printPairwise(w, res)
-	} else if pairs := res.Pairs(); len(pairs) > 0 {
-		sum := 0.0
-		for _, p := range pairs {
-			sum += p.Share
-		}
-		fmt.Fprintf(w, "\nduplicate pairs: %d, NS points share over the pairs %.1f%%\n", len(pairs), 100*sum/float64(len(pairs)))
-	}
-}
-
-// printPairwise shows, for a three-player match, each pair of seats' share of the points the
-// two of them scored: the pairwise results that ratings are made of.
-func printPairwise(w io.Writer, res *referee.Result) {
-	fmt.Fprintln(w, "\npairwise points share:")
-	for a, sa := range res.Sides {
-		for b := a + 1; b < len(res.Sides); b++ {
-			sb := res.Sides[b]
-			if sum := sa.Points + sb.Points; sum > 0 {
-				fmt.Fprintf(w, "  %s %s %.1f%% vs %s %s\n", protocol.Seat(a), sa.Bots[0], 100*float64(sa.Points)/float64(sum), protocol.Seat(b), sb.Bots[0])
-			}
-		}
-	}
-}
-
-// faultList prints fault counts by kind, e.g. "crash:1,timeout:2", or "-" for none.
-func faultList[K ~string](f map[K]int) string {
-	if len(f) == 0 {
-		return "-"
-	}
-	var parts []string
-	for k, n := range f {
-		parts = append(parts, fmt.Sprintf("%s:%d", k, n))
-	}
-	slices.Sort(parts)
-	return strings.Join(parts, ",")
+	fmt.Fprintf(w, "match %s: %d games, %d deals, ruleset %s, seed %d%s\n\n", res.ID, len(res.Games), res.Deals, presetOrCustom(cfg), cfg.Seed, keyedNote(cfg))
+	textview.Match(w, view.SummarizeMatch(res, cfg.Rules.Players))
 }
 
 // keyedNote says, after the seed, that the cards also depend on a secret key.

@@ -1,6 +1,6 @@
-// Package league runs leagues: the league file, the schedule (round robin or gauntlet,
-// every match one duplicate pair with its own seed), the concurrent runner that stores
-// every deal as it finishes, and progress reports.
+// Package league runs leagues: the league file, the plan of its matches (decided round by
+// round by its pairing format, every match one duplicate set with its own seed), the
+// concurrent runner that stores every deal as it finishes, and progress reports.
 package league
 
 import (
@@ -17,14 +17,10 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/klaverjas-arena/arena/arena/league/pairing"
+	"github.com/klaverjas-arena/arena/arena/store"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/klaverjas-arena/arena/referee/rules"
-)
-
-// Formats.
-const (
-	RoundRobin = "round_robin"
-	Gauntlet   = "gauntlet"
 )
 
 // Bot is one entrant of a league.
@@ -63,8 +59,8 @@ type Time struct {
 // File is a league file:
 //
 //	name = "demo"                 # default: the file's name without .toml
-//	format = "round_robin"        # or "gauntlet" (with gauntlet = "BOT")
-//	games = 4                     # games per pairing; even: each duplicate pair is two games
+//	format = "round_robin"        # or "gauntlet" (with gauntlet = "BOT"), "swiss" (rounds = N), "knockout"
+//	games = 4                     # games per pairing (and round); even: each duplicate pair is two games
 //	seed = 1
 //	concurrency = 2               # default: one less than the CPUs, at least 1
 //	[rules]                       # a ruleset: preset and options (arena rules --list)
@@ -78,6 +74,7 @@ type File struct {
 	Name        string         `toml:"name"`
 	Format      string         `toml:"format"`
 	Gauntlet    string         `toml:"gauntlet"`
+	Rounds      int            `toml:"rounds"`
 	Games       int            `toml:"games"`
 	Seed        uint64         `toml:"seed"`
 	Concurrency int            `toml:"concurrency"`
@@ -87,7 +84,8 @@ type File struct {
 	Bots        []Bot          `toml:"bot"`
 	Sandbox     string         `toml:"sandbox"` // "on" (default) or "off"
 
-	SandboxOff bool `toml:"-"` // sandbox = "off": bots run unconfined
+	SandboxOff bool           `toml:"-"` // sandbox = "off": bots run unconfined
+	Pairing    pairing.Format `toml:"-"` // the format, which decides the matches
 
 	Path  string        `toml:"-"` // where it was read from
 	Hash  string        `toml:"-"` // SHA-256 of its bytes
@@ -105,7 +103,14 @@ func Load(path string) (*File, error) {
 }
 
 // Parse reads and checks a league file's text; path places relative bot directories.
-func Parse(data []byte, path string) (*File, error) {
+func Parse(data []byte, path string) (*File, error) { return parse(data, path, true) }
+
+// Stored returns the league file a stored league was started with (or last continued with
+// --force), without checking that its bots can run here: for reading the league anywhere.
+func Stored(l *store.League) (*File, error) { return parse([]byte(l.Config), l.File, false) }
+
+// parse reads a league file's text; runnable checks that its bots can run here.
+func parse(data []byte, path string, runnable bool) (*File, error) {
 	var f File
 	md, err := toml.Decode(string(data), &f)
 	if err != nil {
@@ -130,7 +135,7 @@ func Parse(data []byte, path string) (*File, error) {
 		fail("name %q: no spaces or slashes", f.Name)
 	}
 	if f.Format == "" {
-		f.Format = RoundRobin
+		f.Format = pairing.Formats[0]
 	}
 	if f.RulesMap == nil {
 		f.RulesMap = map[string]any{}
@@ -183,6 +188,9 @@ func Parse(data []byte, path string) (*File, error) {
 		if !filepath.IsAbs(b.Dir) {
 			f.Bots[i].Dir = filepath.Join(filepath.Dir(path), b.Dir)
 		}
+		if !runnable {
+			continue
+		}
 		if err := f.Bots[i].check(); err != nil {
 			fail("%v", err)
 		}
@@ -193,22 +201,21 @@ func Parse(data []byte, path string) (*File, error) {
 	if f.SandboxOff, err = confine.ParseMode(f.Sandbox); err != nil {
 		fail("%v", err)
 	}
-	switch f.Format {
-	case RoundRobin:
-		if f.Gauntlet != "" {
-			fail("gauntlet = %q is only for format = \"gauntlet\"", f.Gauntlet)
+	if f.Pairing, err = pairing.New(f.Format, pairing.Config{Names: f.BotNames(), Size: f.matchBots(), Sets: max(1, f.Games/set),
+		Gauntlet: f.Gauntlet, Rounds: f.Rounds}); err != nil {
+		for _, e := range split(err) {
+			fail("%v", e)
 		}
-	case Gauntlet:
-		if !names[f.Gauntlet] {
-			fail("gauntlet = %q: want the name of one of the bots", f.Gauntlet)
-		}
-	default:
-		fail("format = %q: want %q or %q", f.Format, RoundRobin, Gauntlet)
-	}
-	if need := f.matchBots(); len(f.Bots) < need {
-		fail("a league needs at least %d bots, has %d", need, len(f.Bots))
 	}
 	return &f, errors.Join(errs...)
+}
+
+// split returns the errors an errors.Join holds, or err alone.
+func split(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
 
 // check verifies that the bot's program exists and is executable, and its directory exists.
