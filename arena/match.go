@@ -77,10 +77,11 @@ func (p *matchPlan) run(ctx context.Context, out, errOut io.Writer) error {
 			f.Close()
 		}
 	}()
+	var log io.Writer
 	for _, o := range []struct {
 		path string
 		dst  *io.Writer
-	}{{p.logFile, &cfg.Log}, {p.traceFile, &cfg.Trace}} {
+	}{{p.logFile, &log}, {p.traceFile, &cfg.Trace}} {
 		if o.path != "" {
 			f, err := os.OpenFile(o.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 			if err != nil {
@@ -89,6 +90,9 @@ func (p *matchPlan) run(ctx context.Context, out, errOut io.Writer) error {
 			files = append(files, f)
 			*o.dst = f
 		}
+	}
+	if log != nil {
+		cfg.Records = referee.NewLogWriter(log)
 	}
 	entrants := make([]referee.Entrant, len(p.bots))
 	for i, b := range p.bots {

@@ -15,10 +15,10 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
-	"github.com/klaverjas-arena/arena/arena/league/pairing"
-	"github.com/klaverjas-arena/arena/arena/store"
 	"github.com/klaverjas-arena/arena/arena/botdef"
 	"github.com/klaverjas-arena/arena/arena/confine"
+	"github.com/klaverjas-arena/arena/arena/league/pairing"
+	"github.com/klaverjas-arena/arena/arena/store"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/klaverjas-arena/arena/referee/rules"
 )

@@ -243,9 +243,9 @@ func (r *Runner) play(ctx context.Context, slot int, s Scheduled) error {
 	if err := r.DB.StartMatch(r.File.Name, &rec); err != nil {
 		return err
 	}
-	log := &dealLog{ctx: ctx, db: r.DB, league: r.File.Name, match: s.Index, progress: r.Progress}
+	deals := &dealStore{ctx: ctx, db: r.DB, league: r.File.Name, match: s.Index, progress: r.Progress}
 	cfg := referee.Config{ID: s.ID, Rules: r.File.Rules, Games: 1, Duplicate: true, Seed: s.Seed, Key: r.dealKey,
-		Time: r.File.TimeControl(s.Bots...), MaxFaults: r.File.MaxFaults, Log: log,
+		Time: r.File.TimeControl(s.Bots...), MaxFaults: r.File.MaxFaults, Records: deals,
 		Logger: r.Logger.With().Str("match", s.ID).Logger().Hook(quietWhenDone{ctx})}
 	if _, err := referee.Run(ctx, cfg, r.Entrants(slot, s.Seats())); err != nil {
 		if ctx.Err() != nil {
@@ -306,8 +306,8 @@ func ReadSnapshot(path string) (*Snapshot, error) {
 	return &s, nil
 }
 
-// dealLog is the referee's log writer: every line is one finished deal, stored at once.
-type dealLog struct {
+// dealStore is the referee's consumer of a league match's deals: each is stored at once.
+type dealStore struct {
 	ctx      context.Context
 	db       *store.DB
 	league   string
@@ -315,21 +315,18 @@ type dealLog struct {
 	progress Observer
 }
 
-func (d *dealLog) Write(p []byte) (int, error) {
+// Deal stores the record.
+func (d *dealStore) Deal(rec *referee.DealRecord) error {
 	if err := d.ctx.Err(); err != nil {
-		return 0, err // a deal cut short by the stop: the match is replayed on resume
+		return err // a deal cut short by the stop: the match is replayed on resume
 	}
-	var rec referee.DealRecord
-	if err := json.Unmarshal(p, &rec); err != nil {
-		return 0, fmt.Errorf("deal record: %w", err)
-	}
-	if err := d.db.PutDeal(d.league, d.match, &rec); err != nil {
-		return 0, err
+	if err := d.db.PutDeal(d.league, d.match, rec); err != nil {
+		return err
 	}
 	if d.progress != nil {
 		d.progress.DealStored()
 	}
-	return len(p), nil
+	return nil
 }
 
 // quietWhenDone drops the referee's warnings about bots killed because the league stops.
