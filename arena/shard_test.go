@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/arena/view"
 	"github.com/klaverjas-arena/arena/referee"
 )
 
@@ -150,7 +151,7 @@ func standingsElo(t *testing.T, path string) map[string]float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tab standingsTable
+	var tab view.Standings
 	if err := json.Unmarshal([]byte(text), &tab); err != nil {
 		t.Fatal(err)
 	}

@@ -7,11 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/klaverjas-arena/arena/arena/store"
@@ -19,6 +17,20 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/sync/errgroup"
 )
+
+// Observer is told how a run goes, for a progress display (view.Progress and the
+// terminal's and web's displays of it). Its methods are called from the run's goroutines.
+type Observer interface {
+	// Started is called once before any match: total matches in the schedule, done of
+	// them before this run, and the totals over those.
+	Started(total, done int, t *store.Totals)
+	// DealStored is called for every deal stored.
+	DealStored()
+	// MatchDone is called for every finished match, with the league totals after it.
+	MatchDone(t *store.Totals)
+	// Stopped is called once when the run ends, whatever the reason.
+	Stopped()
+}
 
 // ErrFinished is returned by Prepare for a league whose every match is done.
 var ErrFinished = errors.New("league is finished")
@@ -60,7 +72,7 @@ type Runner struct {
 	// Pin, if set, is called in the goroutine that referees a match on slot; it returns
 	// the function that undoes it.
 	Pin      func(slot int) func()
-	Progress *Progress // may be nil
+	Progress Observer // may be nil
 	// Snapshot, if set, is a file the totals are written to (atomically) after every
 	// finished match, so that standings can be shown while the league holds the database.
 	Snapshot string
@@ -233,8 +245,8 @@ func (r *Runner) Run(ctx context.Context, todo []Scheduled) error {
 	}
 	p := r.Progress
 	if p != nil {
-		p.start(r.total, r.Done, totals)
-		defer p.stop()
+		p.Started(r.total, r.Done, totals)
+		defer p.Stopped()
 	}
 	for len(todo) > 0 {
 		if err := r.playRound(ctx, todo); err != nil {
@@ -285,9 +297,9 @@ func (r *Runner) play(ctx context.Context, slot int, s Scheduled) error {
 	if err := r.DB.StartMatch(r.File.Name, &rec); err != nil {
 		return err
 	}
-	log := &dealLog{ctx: ctx, db: r.DB, league: r.File.Name, match: s.Index, progress: r.Progress}
+	deals := &dealStore{ctx: ctx, db: r.DB, league: r.File.Name, match: s.Index, progress: r.Progress}
 	cfg := referee.Config{ID: s.ID, Rules: r.File.Rules, Games: 1, Duplicate: true, Seed: s.Seed, Key: r.dealKey,
-		Time: r.File.TimeControl(s.Bots...), MaxFaults: r.File.MaxFaults, Log: log,
+		Time: r.File.TimeControl(s.Bots...), MaxFaults: r.File.MaxFaults, Records: deals,
 		Logger: r.Logger.With().Str("match", s.ID).Logger().Hook(quietWhenDone{ctx})}
 	if _, err := referee.Run(ctx, cfg, r.Entrants(slot, s.Seats())); err != nil {
 		if ctx.Err() != nil {
@@ -300,7 +312,7 @@ func (r *Runner) play(ctx context.Context, slot int, s Scheduled) error {
 		return fmt.Errorf("match %s: %w", s.ID, err)
 	}
 	if r.Progress != nil {
-		r.Progress.matchDone(totals)
+		r.Progress.MatchDone(totals)
 	}
 	if r.Snapshot != "" {
 		r.writeSnapshot(totals)
@@ -369,30 +381,27 @@ func ReadSnapshot(path string) (*Snapshot, error) {
 	return &s, nil
 }
 
-// dealLog is the referee's log writer: every line is one finished deal, stored at once.
-type dealLog struct {
+// dealStore is the referee's consumer of a league match's deals: each is stored at once.
+type dealStore struct {
 	ctx      context.Context
 	db       *store.DB
 	league   string
 	match    int
-	progress *Progress
+	progress Observer
 }
 
-func (d *dealLog) Write(p []byte) (int, error) {
+// Deal stores the record.
+func (d *dealStore) Deal(rec *referee.DealRecord) error {
 	if err := d.ctx.Err(); err != nil {
-		return 0, err // a deal cut short by the stop: the match is replayed on resume
+		return err // a deal cut short by the stop: the match is replayed on resume
 	}
-	var rec referee.DealRecord
-	if err := json.Unmarshal(p, &rec); err != nil {
-		return 0, fmt.Errorf("deal record: %w", err)
-	}
-	if err := d.db.PutDeal(d.league, d.match, &rec); err != nil {
-		return 0, err
+	if err := d.db.PutDeal(d.league, d.match, rec); err != nil {
+		return err
 	}
 	if d.progress != nil {
-		d.progress.deals.Add(1)
+		d.progress.DealStored()
 	}
-	return len(p), nil
+	return nil
 }
 
 // quietWhenDone drops the referee's warnings about bots killed because the league stops.
@@ -402,106 +411,4 @@ func (q quietWhenDone) Run(e *zerolog.Event, _ zerolog.Level, _ string) {
 	if q.ctx.Err() != nil {
 		e.Discard()
 	}
-}
-
-// Progress reports a running league: a live status line on a terminal, plain lines
-// every Every otherwise, and the standings every StandingsEvery matches.
-type Progress struct {
-	Out            io.Writer
-	Live           bool          // a terminal: rewrite one status line
-	Every          time.Duration // plain lines; default 30 s (1 s when Live)
-	StandingsEvery int           // 0: never
-	Standings      func(w io.Writer, t *store.Totals)
-
-	deals   atomic.Int64
-	mu      sync.Mutex
-	total   int
-	done    int
-	before  int // matches done before this run
-	started time.Time
-	totals  *store.Totals
-	quit    chan struct{}
-	wg      sync.WaitGroup
-}
-
-func (p *Progress) start(total, done int, t *store.Totals) {
-	p.total, p.done, p.before, p.totals, p.started = total, done, done, t, time.Now()
-	every := p.Every
-	if every <= 0 {
-		every = 30 * time.Second
-		if p.Live {
-			every = time.Second
-		}
-	}
-	p.quit = make(chan struct{})
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		tick := time.NewTicker(every)
-		defer tick.Stop()
-		for {
-			select {
-			case <-p.quit:
-				return
-			case <-tick.C:
-				p.mu.Lock()
-				p.line()
-				p.mu.Unlock()
-			}
-		}
-	}()
-}
-
-func (p *Progress) stop() {
-	close(p.quit)
-	p.wg.Wait()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.line()
-	if p.Live {
-		fmt.Fprintln(p.Out)
-	}
-}
-
-func (p *Progress) matchDone(t *store.Totals) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.done++
-	p.totals = t
-	if p.StandingsEvery > 0 && p.Standings != nil && (p.done-p.before)%p.StandingsEvery == 0 && p.done < p.total {
-		if p.Live {
-			fmt.Fprint(p.Out, "\r\033[K")
-		}
-		p.Standings(p.Out, t)
-	}
-}
-
-// line writes the status: matches done, deals per second, ETA, leader.
-func (p *Progress) line() {
-	elapsed := time.Since(p.started)
-	rate := float64(p.deals.Load()) / elapsed.Seconds()
-	eta := "-"
-	if n := p.done - p.before; n > 0 {
-		left := time.Duration(float64(elapsed) / float64(n) * float64(p.total-p.done))
-		eta = left.Round(time.Second).String()
-	}
-	text := fmt.Sprintf("matches %d/%d  %.0f deals/s  ETA %s  leader %s", p.done, p.total, rate, eta, leader(p.totals))
-	if p.Live {
-		fmt.Fprintf(p.Out, "\r\033[K%s", text)
-		return
-	}
-	fmt.Fprintf(p.Out, "%s %s\n", time.Now().Format("15:04:05"), text)
-}
-
-// leader is the bot with the best points share so far.
-func leader(t *store.Totals) string {
-	best, name := -1.0, "-"
-	for _, b := range t.Bots {
-		if all := b.PointsFor + b.PointsAgainst; all > 0 {
-			if s := float64(b.PointsFor) / float64(all); s > best {
-				best, name = s, fmt.Sprintf("%s (%.1f%%)", b.Name, 100*s)
-			}
-		}
-	}
-	return name
 }
