@@ -46,6 +46,7 @@ func matchCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-faults", Value: 3, Usage: "faults after which a bot is not restarted in this match"},
 			&cli.StringFlag{Name: "log", Usage: "append every deal to this JSON-lines `FILE` (spec.md §12)"},
 			&cli.StringFlag{Name: "trace", Usage: "write every protocol line to and from every bot to `FILE`"},
+			&cli.StringFlag{Name: traceDirFlag, Usage: "write each seat's protocol lines, to and from its bot, to `DIR`/SEAT-BOT.trace: a bot's own transcript"},
 			&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"},
 			&cli.StringFlag{Name: "sprt", Usage: "stop as soon as a sequential test decides: `elo0=X,elo1=Y[,alpha=A,beta=B,normalized]`; --games is then the most pairs to play"},
 			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement: shared (the referee and the four bots on one CPU: fastest, see BENCHMARKS.md), spread (bots over all CPUs) or none"},
@@ -207,7 +208,7 @@ func matchSetup(c *cli.Context) (referee.Config, []referee.Entrant, placement, f
 	if err != nil {
 		fail(err)
 	}
-	policy.Hide = append(policy.Hide, c.String("log"), c.String("trace"), c.String("bots"), c.String("key"))
+	policy.Hide = append(policy.Hide, c.String("log"), c.String("trace"), c.String(traceDirFlag), c.String("bots"), c.String("key"))
 	for _, b := range specs {
 		if b != nil && b.Stderr != "" {
 			policy.Hide = append(policy.Hide, b.Stderr)
@@ -248,6 +249,19 @@ func matchSetup(c *cli.Context) (referee.Config, []referee.Entrant, placement, f
 			files = append(files, f)
 			*o.dst = f
 		}
+	}
+	if dir := c.String(traceDirFlag); dir != "" {
+		names := make([]string, table)
+		for i, b := range specs {
+			names[i] = b.Name
+		}
+		traces, closeTraces, err := openSeatTraces(dir, names)
+		if err != nil {
+			closeFiles()
+			return cfg, nil, cpus, noop, err
+		}
+		closeLogs := closeFiles
+		cfg.SeatTraces, closeFiles = traces, func() { closeLogs(); closeTraces() }
 	}
 	entrants := make([]referee.Entrant, table)
 	for i, b := range specs {
