@@ -1,16 +1,22 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/klaverjas-arena/arena/arena/ask"
+	"github.com/klaverjas-arena/arena/arena/botdef"
+	"github.com/klaverjas-arena/arena/arena/confine"
 	"github.com/klaverjas-arena/arena/arena/league"
+	"github.com/klaverjas-arena/arena/arena/view"
+	"github.com/klaverjas-arena/arena/arena/view/textview"
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/urfave/cli/v2"
@@ -94,6 +100,91 @@ type askedDeal struct {
 	n int
 }
 
+// askConfig is arena ask's command line as given: every flag and argument, none checked.
+type askConfig struct {
+	Args     []string // BOT [MATCH[/DEAL[@SEAT[#N]]]]
+	BotsFile string
+	LogFile  string // --log: the deals from a log; else from the database
+	DBFile   string
+	Bot      string              // --bot: the logged bot whose decisions are asked
+	Time     referee.TimeControl // Startup, Decision, Grace
+	TimeSet  bool                // --time given: it overrides a league's time control
+	Sandbox  string
+}
+
+// askConfigFromFlags reads arena ask's flags and arguments; it checks nothing.
+func askConfigFromFlags(c *cli.Context) askConfig {
+	return askConfig{
+		Args:     c.Args().Slice(),
+		BotsFile: c.String("bots"),
+		LogFile:  c.String("log"),
+		DBFile:   c.String("db"),
+		Bot:      c.String("bot"),
+		Time:     referee.TimeControl{Startup: c.Duration("startup"), Decision: c.Duration("time"), Grace: c.Duration("grace")},
+		TimeSet:  c.IsSet("time"),
+		Sandbox:  c.String("sandbox"),
+	}
+}
+
+// askPlan is a checked ask, ready to run: the bot checked in its sandbox, nothing started.
+type askPlan struct {
+	bot     botdef.Bot
+	sel     askSelection
+	selText string // the selection as typed, for messages
+	botName string // --bot, or "" for the bot's own name
+	opt     ask.Options
+	logFile string // the deals' log; "": the database's deals
+	timeSet bool
+	policy  confine.Policy
+	notes   []string // for the user, before the first bot starts
+}
+
+// validate checks the whole command line, the bots file and the bot (in its sandbox, as
+// arena match checks its bots), and returns the ask to run, or every problem found,
+// together. A bot given as a command runs in the directory cwd.
+func (ac askConfig) validate(cwd string) (*askPlan, error) {
+	if len(ac.Args) < 1 || len(ac.Args) > 2 {
+		return nil, errors.New("want BOT [MATCH[/DEAL[@SEAT[#N]]]]")
+	}
+	var errs []error
+	fail := func(err error) {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	p := &askPlan{botName: ac.Bot, logFile: ac.LogFile, timeSet: ac.TimeSet, opt: ask.Options{Time: ac.Time}}
+	if len(ac.Args) == 2 {
+		p.selText = ac.Args[1]
+	}
+	var err error
+	p.sel, err = parseAskSelection(p.selText)
+	fail(err)
+	p.opt.Only = p.sel.n
+	var bots botdef.File
+	if ac.BotsFile != "" {
+		bots, err = botdef.Load(ac.BotsFile)
+		fail(err)
+	}
+	p.bot, err = botdef.Lookup(ac.Args[0], bots, cwd)
+	fail(err)
+	for _, err := range checkTimeFlags(ac.Time) {
+		fail(err)
+	}
+	p.policy, err = sandboxPolicy(ac.Sandbox)
+	fail(err)
+	p.policy.Hide = append(p.policy.Hide, ac.LogFile, ac.BotsFile, ac.DBFile, p.bot.Stderr)
+	if err := p.policy.Check(); err != nil {
+		fail(err)
+	} else if len(errs) == 0 {
+		p.notes, err = checkSandboxed(p.policy, p.bot)
+		fail(err)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return p, nil
+}
+
 func runAsk(c *cli.Context) error {
 	report, err := askDecisions(c)
 	if err != nil {
@@ -106,7 +197,7 @@ func runAsk(c *cli.Context) error {
 			return cli.Exit(err.Error(), 2)
 		}
 	} else {
-		printAsk(c.App.Writer, report, c.Bool("all") || report.Deals == 1, newCardStyle(c.App.Writer, c.Bool("ascii")))
+		printAsk(c.App.Writer, report, c.Bool("all") || report.Deals == 1, cardStyle(c.App.Writer, c.Bool("ascii")))
 	}
 	switch s := report.Summary; {
 	case len(report.Errors) > 0:
@@ -117,78 +208,61 @@ func runAsk(c *cli.Context) error {
 	return nil
 }
 
-// askDecisions reads the selected deals and asks the bot each decision of the selection.
+// askDecisions checks the command line, reads the selected deals and asks the bot each
+// decision of the selection.
 func askDecisions(c *cli.Context) (*askReport, error) {
-	if c.NArg() < 1 || c.NArg() > 2 {
-		return nil, errors.New("want BOT [MATCH[/DEAL[@SEAT[#N]]]]")
-	}
-	sel, err := parseAskSelection(c.Args().Get(1))
+	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, err
 	}
-	var bots map[string]botSpec
-	if path := c.String("bots"); path != "" {
-		if bots, err = loadBots(path); err != nil {
-			return nil, err
-		}
-	}
-	b, err := resolveBot(c.Args().First(), bots)
+	p, err := askConfigFromFlags(c).validate(cwd)
 	if err != nil {
 		return nil, err
 	}
-	policy, err := sandboxPolicy(c)
-	if err != nil {
-		return nil, err
-	}
-	policy.Hide = append(policy.Hide, c.String("log"), c.String("bots"), c.String("db"), b.Stderr)
-	if err := policy.Check(); err != nil {
-		return nil, err
-	}
-	if err := checkSandboxed(c.App.ErrWriter, policy, b); err != nil {
-		return nil, err
+	for _, note := range p.notes {
+		fmt.Fprintln(c.App.ErrWriter, note)
 	}
 	var src source
-	if path := c.String("log"); path != "" {
-		src, err = logDeals(path, c.App.ErrWriter)
+	if p.logFile != "" {
+		src, err = logDeals(p.logFile, c.App.ErrWriter)
 	} else {
-		src, err = dbDeals(c, sel.deals)
+		src, err = dbDeals(c, p.sel.deals)
 	}
 	if err != nil {
 		return nil, err
 	}
-	deals, _, err := selectDeals(src.deals, sel.deals)
+	deals, _, err := selectDeals(src.deals, p.sel.deals)
 	if err != nil {
 		return nil, err
 	}
-	name := c.String("bot")
-	if name == "" {
-		name = b.Name
-	}
-	if sel.seat != protocol.NoSeat && int(sel.seat) < len(deals[0].rec.Seats) {
-		name = deals[0].rec.Seats[sel.seat] // the seat's bot
+	return p.run(c, src.deals, deals)
+}
+
+// run asks the bot every decision of the selection in the deals (all is every deal of the
+// source, to number them as MATCH/DEAL does).
+func (p *askPlan) run(c *cli.Context, all, deals []located) (*askReport, error) {
+	name := cmp.Or(p.botName, p.bot.Name)
+	if p.sel.seat != protocol.NoSeat && int(p.sel.seat) < len(deals[0].rec.Seats) {
+		name = deals[0].rec.Seats[p.sel.seat] // the seat's bot
 	} else if !botPlays(deals, name) {
 		return nil, fmt.Errorf("bot %q does not play in the selected deals: name the logged bot with --bot NAME, or a seat with MATCH/DEAL@SEAT", name)
 	}
-	log := logger(c.App.ErrWriter)
-	start := procStarter(b, nil, policy, log)
-	opt := ask.Options{Only: sel.n, Time: referee.TimeControl{Startup: c.Duration("startup"), Decision: c.Duration("time"), Grace: c.Duration("grace")}}
-	if opt.Time.Decision <= 0 || opt.Time.Startup <= 0 || opt.Time.Grace < 0 {
-		return nil, errors.New("times must be positive (--grace may be 0)")
-	}
+	start := procStarter(p.bot, nil, p.policy, logger(c.App.ErrWriter))
 	var leagues map[string]*league.File // from the database: the time control of each league
-	if c.String("log") == "" && !c.IsSet("time") {
+	if p.logFile == "" && !p.timeSet {
+		var err error
 		if leagues, err = leagueFiles(c); err != nil {
 			return nil, err
 		}
 	}
-	report := &askReport{Bot: name, Command: b.Cmd, positions: map[int]askedDeal{}}
-	numbers := dealNumbers(src.deals)
+	report := &askReport{Bot: name, Command: p.bot.Cmd, positions: map[int]askedDeal{}}
+	numbers := dealNumbers(all)
 	for _, d := range deals {
-		seats := askSeats(&d.rec, sel.seat, name)
+		seats := askSeats(&d.rec, p.sel.seat, name)
 		if len(seats) > 0 {
 			report.Deals++
 		}
-		opt := opt
+		opt := p.opt
 		if f := leagues[leagueOf(d.rec.Match)]; f != nil {
 			opt.Time = matchTime(f, &d.rec)
 		}
@@ -207,8 +281,8 @@ func askDecisions(c *cli.Context) (*askReport, error) {
 		}
 	}
 	if len(report.Decisions) == 0 && len(report.Errors) == 0 {
-		if sel.n > 0 {
-			return nil, fmt.Errorf("%s: the seat has fewer than %d decisions in the deal", c.Args().Get(1), sel.n)
+		if p.sel.n > 0 {
+			return nil, fmt.Errorf("%s: the seat has fewer than %d decisions in the deal", p.selText, p.sel.n)
 		}
 		return nil, errors.New("no decisions to ask in the selected deals")
 	}
@@ -286,7 +360,7 @@ func askSeats(rec *referee.DealRecord, seat protocol.Seat, bot string) []protoco
 
 // printAsk shows the decisions (all of them, or those that differ or fault, each with its
 // position) and the summary.
-func printAsk(w io.Writer, r *askReport, all bool, st cardStyle) {
+func printAsk(w io.Writer, r *askReport, all bool, st textview.Style) {
 	for i, d := range r.Decisions {
 		if !all && d.Outcome == ask.Same {
 			continue
@@ -298,7 +372,7 @@ func printAsk(w io.Writer, r *askReport, all bool, st cardStyle) {
 		}
 		if d.Outcome == ask.Different || d.Outcome == ask.Faulted && d.Index > 0 {
 			loc := r.positions[i].located
-			printPosition(w, &loc, d.Index, st)
+			textview.Position(w, view.PositionFromRecord(&loc.rec, loc.where, d.Index), st)
 		}
 	}
 	for _, e := range r.Errors {

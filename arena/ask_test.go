@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -312,5 +313,42 @@ cmd = ["bash", "` + first + `"]
 	one, status := askJSON(t, "--db", db, "bash "+first, "lg/0/2@E")
 	if status != 0 || len(one.Decisions) == 0 || one.Bot == "" {
 		t.Fatalf("lg/0/2@E: exit %d, %+v", status, one)
+	}
+}
+
+// TestAskValidate: arena ask checks its whole command line, the bot included, before any
+// deal is read or any bot started, every problem reported together.
+func TestAskValidate(t *testing.T) {
+	dir := t.TempDir()
+	ac := parseCommand(t, "ask", askConfigFromFlags, "/no/such/bot", "m/1@X", "--time", "0s", "--grace", "-1s", "--sandbox", "maybe")
+	_, err := ac.validate(dir)
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	got := strings.Split(err.Error(), "\n")
+	want := []string{
+		`"m/1@X": want MATCH/DEAL@SEAT[#N]`,
+		`bot "bot": program /no/such/bot: `,
+		"--time 0s: must be more than 0",
+		"--grace -1s: must not be negative",
+		"--sandbox: ",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d problems, want %d:\n%v", len(got), len(want), err)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("problem %d: %q, want it to start %q", i+1, got[i], want[i])
+		}
+	}
+	p, err := parseCommand(t, "ask", askConfigFromFlags, "/bin/cat", "m/2@E#3", "--sandbox", "off", "--log", "deals.jsonl").validate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.sel.deals != "m/2" || p.sel.seat.String() != "E" || p.opt.Only != 3 || !slices.Contains(p.policy.Hide, "deals.jsonl") {
+		t.Errorf("plan: selection %+v, only %d, hidden %q", p.sel, p.opt.Only, p.policy.Hide)
+	}
+	if _, err := parseCommand(t, "ask", askConfigFromFlags, "--sandbox", "off").validate(dir); err == nil {
+		t.Error("no BOT: accepted")
 	}
 }

@@ -3,19 +3,22 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/klaverjas-arena/arena/arena/confine"
 	"io"
 	"os"
 	"os/signal"
 	"runtime"
-	"strings"
+	"strconv"
 	"syscall"
 
+	"github.com/klaverjas-arena/arena/arena/confine"
 	"github.com/klaverjas-arena/arena/arena/league"
 	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/arena/view"
+	"github.com/klaverjas-arena/arena/arena/view/textview"
 	"github.com/klaverjas-arena/arena/referee"
+	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/sys/unix"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // dbFlag is the database flag every storage command shares.
@@ -79,13 +82,15 @@ func runLeague(c *cli.Context) error {
 		return err
 	}
 	policy.Hide = append(policy.Hide, dbPath, snapshotPath(dbPath), dbPath+".holder", path, c.String("key"))
-	var specs []botSpec
 	for _, b := range f.Bots {
 		policy.Hide = append(policy.Hide, b.Stderr)
-		specs = append(specs, leagueBotSpec(b))
 	}
-	if err := checkSandboxed(c.App.ErrWriter, policy, specs...); err != nil {
+	notes, err := checkSandboxed(policy, f.Bots...)
+	if err != nil {
 		return err
+	}
+	for _, note := range notes {
+		fmt.Fprintln(c.App.ErrWriter, note)
 	}
 	signal.Ignore(syscall.SIGPIPE)
 	db, err := store.Open(dbPath, store.Options{Command: "arena league " + path})
@@ -109,12 +114,12 @@ func runLeague(c *cli.Context) error {
 			es := make([]referee.Entrant, len(seats))
 			for i, b := range seats {
 				bot := f.Bots[b]
-				es[i] = referee.Entrant{Name: bot.Name, Start: procStarter(leagueBotSpec(bot), placeAt(slot).bot(i), policy, log)}
+				es[i] = referee.Entrant{Name: bot.Name, Start: procStarter(bot, placeAt(slot).bot(i), policy, log)}
 			}
 			return es
 		},
 		Pin: func(slot int) func() { return placeAt(slot).pinReferee() },
-		Progress: &league.Progress{Out: out, Live: isTerminal(out), Every: c.Duration("progress-every"),
+		Progress: &textview.ProgressPrinter{Progress: &view.Progress{}, Out: out, Live: isTerminal(out), Every: c.Duration("progress-every"),
 			StandingsEvery: c.Int("standings-every"),
 			Standings: func(w io.Writer, t *store.Totals) {
 				fmt.Fprintln(w)
@@ -131,8 +136,8 @@ func runLeague(c *cli.Context) error {
 		return err
 	}
 	resumed := ""
-	if len(todo) < l.Matches {
-		resumed = fmt.Sprintf(" (resumed: %d done)", l.Matches-len(todo))
+	if r.Done > 0 {
+		resumed = fmt.Sprintf(" (resumed: %d done)", r.Done)
 	}
 	if r.Unkeyed {
 		fmt.Fprintf(out, "note: league %s was started before deal keys: it keeps dealing from its seed alone, which a bot that knows the seed can use; start a new league for secret deals\n", l.Name)
@@ -156,11 +161,6 @@ func runLeague(c *cli.Context) error {
 	return showStandings(out, db, l.Name, standingsOptions{})
 }
 
-// leagueBotSpec is how to run a league's bot.
-func leagueBotSpec(b league.Bot) botSpec {
-	return botSpec{Name: b.Name, Cmd: b.Cmd, Dir: b.Dir, Env: b.Env, Stderr: b.Stderr, Limits: b.Limits}
-}
-
 // snapshotPath is where a running league keeps its totals for arena standings.
 func snapshotPath(db string) string { return db + ".standings.json" }
 
@@ -172,21 +172,19 @@ func dbArg(c *cli.Context) string {
 	return "--db " + shellQuote(c.String("db")) + " "
 }
 
+// shellQuote quotes s for a command the user is told to run, as bash reads it.
 func shellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " '\"$`\\*?&;|<>()") {
-		return s
+	q, err := syntax.Quote(s, syntax.LangBash)
+	if err != nil {
+		return strconv.Quote(s) // a NUL byte or invalid UTF-8: no shell word holds it
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return q
 }
 
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
+	return ok && isatty.IsTerminal(f.Fd())
 }
 
 // openForReading opens the database read-only for a command that only reads it, and says

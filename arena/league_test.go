@@ -22,6 +22,7 @@ import (
 
 	"github.com/klaverjas-arena/arena/arena/league"
 	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/arena/view"
 	"github.com/klaverjas-arena/arena/referee"
 )
 
@@ -241,11 +242,18 @@ func checkStore(t *testing.T, path, file string) *store.Totals {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	sched := f.Schedule()
 	matches, err := db.Matches(f.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
+	plan, err := f.Plan(matches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Todo) > 0 {
+		t.Fatalf("league not finished: %d matches to play", len(plan.Todo))
+	}
+	sched := plan.Matches()
 	if len(matches) != len(sched) {
 		t.Fatalf("%d match records, schedule has %d", len(matches), len(sched))
 	}
@@ -308,8 +316,8 @@ func checkStore(t *testing.T, path, file string) *store.Totals {
 		t.Errorf("league.Recompute (arena standings --recompute): %v", err)
 	}
 	// Standings from the stored sums equal standings from the raw deals.
-	a, err1 := computeStandings(f.Name, stored, standingsOptions{})
-	b, err2 := computeStandings(f.Name, recomputed, standingsOptions{})
+	a, err1 := view.ComputeStandings(f.Name, stored, view.StandingsOptions{})
+	b, err2 := view.ComputeStandings(f.Name, recomputed, view.StandingsOptions{})
 	if err1 != nil || err2 != nil {
 		t.Fatal(err1, err2)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -269,4 +270,84 @@ func unnumberedCards(screen string) []string {
 		}
 	}
 	return out
+}
+
+// parseCommand reads an arena command line as the arena does (flagsFirst, then urfave/cli)
+// and returns what read makes of it, without checking or running anything.
+func parseCommand[T any](t *testing.T, command string, read func(*cli.Context) T, args ...string) T {
+	t.Helper()
+	app := newApp(io.Discard, io.Discard)
+	var got T
+	parsed := false
+	app.Command(command).Action = func(c *cli.Context) error {
+		got, parsed = read(c), true
+		return nil
+	}
+	if err := app.Run(flagsFirst(app, append([]string{"arena", command}, args...))); err != nil || !parsed {
+		t.Fatalf("%q: %v", args, err)
+	}
+	return got
+}
+
+// TestPlayValidate: arena play checks its whole command line as arena match does, every
+// problem reported together before anything starts; a valid one seats the bots around the
+// person.
+func TestPlayValidate(t *testing.T) {
+	dir := t.TempDir()
+	pc := parseCommand(t, "play", playConfigFromFlags, "/no/such/bot", "--as", "X", "--name", "two words", "--games", "0",
+		"--time", "0s", "--bank", "-1s", "-o", "bidding=blind", "--sandbox", "maybe")
+	_, err := pc.validate(dir)
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	got := strings.Split(err.Error(), "\n")
+	want := []string{
+		`ruleset option bidding: bad value "blind" (allowed: `,
+		`--name: name "two words": no spaces`,
+		"--as: ",
+		`bot "bot": program /no/such/bot: `,
+		"--games 0: must be at least 1",
+		"--time 0s: must be more than 0",
+		"--bank -1s: must not be negative",
+		"--sandbox: ",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d problems, want %d:\n%v", len(got), len(want), err)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("problem %d: %q, want it to start %q", i+1, got[i], want[i])
+		}
+	}
+
+	for _, c := range []struct {
+		args  []string
+		seats string // by seat, "-" for the person
+	}{
+		{[]string{"/bin/cat"}, "cat cat - cat"},
+		{[]string{"/bin/cat", "/bin/true", "--as", "E"}, "true - true cat"},
+		{[]string{"/bin/cat", "/bin/true", "/bin/false", "--as", "N"}, "- cat true false"},
+		{[]string{"/bin/cat", "/bin/true", "--preset", "drie_spelers"}, "cat true -"},
+		{[]string{"/bin/cat", "/bin/true", "/bin/false", "--preset", "drie_spelers", "--as", "W"}, "cat true false -"},
+	} {
+		p, err := parseCommand(t, "play", playConfigFromFlags, append(c.args, "--sandbox", "off")...).validate(dir)
+		if err != nil {
+			t.Errorf("%q: %v", c.args, err)
+			continue
+		}
+		var names []string
+		for _, b := range p.seats {
+			name := "-"
+			if b != nil {
+				name = b.Name
+			}
+			names = append(names, name)
+		}
+		if got := strings.Join(names, " "); got != c.seats {
+			t.Errorf("%q: seats %s, want %s", c.args, got, c.seats)
+		}
+	}
+	if _, err := parseCommand(t, "play", playConfigFromFlags, "/bin/cat", "/bin/cat", "/bin/cat", "/bin/cat", "--sandbox", "off").validate(dir); err == nil {
+		t.Error("four bots and a person at a table of four: accepted")
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klaverjas-arena/arena/arena/botdef"
 	"github.com/klaverjas-arena/arena/arena/check"
 	"github.com/klaverjas-arena/arena/arena/store"
 	"github.com/klaverjas-arena/arena/referee"
@@ -230,7 +231,7 @@ func TestSandboxCheatingBotMatch(t *testing.T) {
 // mustLookup returns the program argument of a bot in a bots file (its script).
 func mustLookup(t *testing.T, bots, name string) string {
 	t.Helper()
-	m, err := loadBots(bots)
+	m, err := botdef.Load(bots)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +247,7 @@ func TestSandboxCheatingBotLeague(t *testing.T) {
 	}
 	out := botDir(t)
 	dir, bots := cheatSetup(t, out, false)
-	m, err := loadBots(bots)
+	m, err := botdef.Load(bots)
 	if err != nil {
 		t.Fatal(err)
 	}

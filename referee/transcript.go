@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/klaverjas-arena/arena/protocol"
+	"github.com/klaverjas-arena/arena/referee/rules"
 	"github.com/rs/zerolog"
 )
 
@@ -82,6 +83,26 @@ func Transcript(rec *DealRecord, tc TimeControl) ([][]Exchange, error) {
 		return nil, fmt.Errorf("transcript: the re-refereed deal ends in %s after %d decisions, the log in %s after %d", got, len(m.rec.Actions), want, len(rec.Actions))
 	}
 	return sc.exchanges, nil
+}
+
+// Position returns the deal as it stood at its decision (from 1), after the first
+// decision-1 actions of the record, re-refereed with the rules engine, and its seating.
+func (r *DealRecord) Position(decision int) (*rules.Deal, rules.Seating, error) {
+	setup, err := r.Setup()
+	if err != nil {
+		return nil, rules.Seating{}, err
+	}
+	seating, _ := r.Seating() // checked by Setup
+	deal, err := rules.NewDeal(&r.Rules, setup)
+	if err != nil {
+		return nil, seating, err
+	}
+	for i, a := range r.Actions[:max(0, min(decision-1, len(r.Actions)))] {
+		if err := a.Apply(deal, seating); err != nil {
+			return nil, seating, fmt.Errorf("action %d: %w", i+1, err)
+		}
+	}
+	return deal, seating, nil
 }
 
 // gameStart is the game line that starts game number for the bot at seat pos.
@@ -168,7 +189,7 @@ func (c *scripted) answer(ex *Exchange) (Reply, error) {
 			return Reply{}, &Fault{Kind: FaultCrash, Detail: sc.err.Error()}
 		}
 		sc.next++
-		ex.Reply, ex.MS = a.reply(), a.MS
+		ex.Reply, ex.MS = a.Reply(), a.MS
 		return Reply{Line: ex.Reply, Wall: time.Duration(a.MS * float64(time.Millisecond))}, nil
 	}
 	for i := len(rec.Faults) - 1; i >= 0; i-- {
@@ -198,8 +219,9 @@ func (c *scripted) Stop(time.Duration) error { return nil }
 
 func (c *scripted) StderrTail() string { return "" }
 
-// reply is the action as the bot's reply line.
-func (a Action) reply() string {
+// Reply is the action as the bot's reply line: the bid, the card, the roem claimed, or the
+// two cards discarded.
+func (a Action) Reply() string {
 	switch {
 	case a.Bid != "":
 		return a.Bid

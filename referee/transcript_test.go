@@ -62,7 +62,7 @@ func TestTranscriptIsWhatTheSeatReceived(t *testing.T) {
 				traces[i] = &bytes.Buffer{}
 				seatTraces[i] = traces[i]
 			}
-			cfg := Config{ID: "t", Rules: tc.rules, Games: 1, Seed: 7, Log: &log, SeatTraces: seatTraces, MaxFaults: 100}
+			cfg := Config{ID: "t", Rules: tc.rules, Games: 1, Seed: 7, Records: NewLogWriter(&log), SeatTraces: seatTraces, MaxFaults: 100}
 			if _, err := Run(context.Background(), cfg, tc.entrants); err != nil {
 				t.Fatal(err)
 			}
@@ -162,7 +162,7 @@ func TestTranscriptRefusesAnInconsistentRecord(t *testing.T) {
 	var log bytes.Buffer
 	rs := rules.Default()
 	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 1}
-	if _, err := Run(context.Background(), Config{ID: "t", Rules: rs, Games: 1, Seed: 3, Log: &log}, randomEntrants()); err != nil {
+	if _, err := Run(context.Background(), Config{ID: "t", Rules: rs, Games: 1, Seed: 3, Records: NewLogWriter(&log)}, randomEntrants()); err != nil {
 		t.Fatal(err)
 	}
 	rec := records(t, &log)[0]

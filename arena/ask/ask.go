@@ -8,12 +8,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee"
-	"github.com/klaverjas-arena/arena/referee/rules"
 )
 
 // Outcome is how an answer compares with the logged one.
@@ -251,7 +249,7 @@ func judge(rec *referee.DealRecord, ex *referee.Exchange, line string, d *Decisi
 		d.Fault, d.Outcome = string(referee.FaultGarbage)+": "+err.Error(), Faulted
 		return
 	}
-	d.Answer = answerText(a)
+	d.Answer = a.Reply()
 	if err := legalHere(rec, ex.Decision, a); err != nil {
 		d.Fault, d.Outcome = string(referee.FaultIllegal)+": "+err.Error(), Faulted
 		return
@@ -264,44 +262,11 @@ func judge(rec *referee.DealRecord, ex *referee.Exchange, line string, d *Decisi
 
 // legalHere reports whether the action is legal at the deal's decision index (from 1).
 func legalHere(rec *referee.DealRecord, index int, a referee.Action) error {
-	deal, seating, err := Position(rec, index)
+	deal, seating, err := rec.Position(index)
 	if err != nil {
 		return err
 	}
 	return a.Apply(deal, seating)
-}
-
-// Position returns the logged deal as it stood at its decision index (from 1): after the
-// first index-1 actions.
-func Position(rec *referee.DealRecord, index int) (*rules.Deal, rules.Seating, error) {
-	setup, err := rec.Setup()
-	if err != nil {
-		return nil, rules.Seating{}, err
-	}
-	seating, _ := rec.Seating() // checked by Setup
-	deal, err := rules.NewDeal(&rec.Rules, setup)
-	if err != nil {
-		return nil, seating, err
-	}
-	for i, a := range rec.Actions[:min(index-1, len(rec.Actions))] {
-		if err := a.Apply(deal, seating); err != nil {
-			return nil, seating, fmt.Errorf("action %d: %w", i+1, err)
-		}
-	}
-	return deal, seating, nil
-}
-
-// answerText writes an action as the log writes its answer.
-func answerText(a referee.Action) string {
-	switch {
-	case a.Bid != "":
-		return a.Bid
-	case a.Card != "":
-		return a.Card
-	case a.Claim != nil:
-		return strconv.Itoa(*a.Claim)
-	}
-	return a.Discard
 }
 
 // sameAnswer compares two answers to a request: a discard's two cards in either order.

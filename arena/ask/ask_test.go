@@ -42,7 +42,7 @@ func loggedMatch(t *testing.T, preset string, table int) []referee.DealRecord {
 		entrants[i] = referee.Entrant{Name: "lowest", Start: referee.NewInProcess(lowest(0))}
 	}
 	var log bytes.Buffer
-	if _, err := referee.Run(context.Background(), referee.Config{ID: "t", Rules: rs, Games: 1, Seed: 3, Log: &log}, entrants); err != nil {
+	if _, err := referee.Run(context.Background(), referee.Config{ID: "t", Rules: rs, Games: 1, Seed: 3, Records: referee.NewLogWriter(&log)}, entrants); err != nil {
 		t.Fatal(err)
 	}
 	var recs []referee.DealRecord
