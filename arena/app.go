@@ -29,6 +29,8 @@ func newApp(out, errOut io.Writer) *cli.App {
 			leagueCommand(),
 			standingsCommand(),
 			replayCommand(),
+			askCommand(),
+			playCommand(),
 			exportCommand(),
 			keygenCommand(),
 			mergeCommand(),
