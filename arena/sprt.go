@@ -66,7 +66,7 @@ func (s *sprtRun) report(w io.Writer, a, b string) {
 	}[s.test.Decision()]
 	fmt.Fprintf(w, "\nSPRT %s after %d pairs (LLR %.2f, bounds %.2f .. %.2f)\n", verdict, s.pairs, s.test.LLR(), lo, hi)
 	if r, err := rating.Fit(&s.stats, rating.Options{Channel: rating.Points}); err == nil {
-		d, se := r.Elo[0]-r.Elo[1], r.DiffSE(0, 1)
-		fmt.Fprintf(w, "estimate: %s - %s = %+.1f Elo ± %.1f (95%%), LOS %.1f%%\n", a, b, d, 1.96*se, 100*r.LOS(0, 1))
+		d, h := r.Elo[0]-r.Elo[1], r.DiffHalfWidth95(0, 1)
+		fmt.Fprintf(w, "estimate: %s - %s = %+.1f Elo ± %.1f (95%%), LOS %.1f%%\n", a, b, d, h, 100*r.LOS(0, 1))
 	}
 }

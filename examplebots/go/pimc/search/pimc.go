@@ -14,7 +14,7 @@ import (
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/protocol/bot"
 	"github.com/klaverjas-arena/arena/referee/rules"
-	"github.com/klaverjas-arena/arena/solver"
+	"github.com/klaverjas-arena/arena/referee/rules/solver"
 )
 
 // Config tunes the bot.
