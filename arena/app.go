@@ -29,8 +29,12 @@ func newApp(out, errOut io.Writer) *cli.App {
 			leagueCommand(),
 			standingsCommand(),
 			replayCommand(),
+			askCommand(),
+			playCommand(),
 			exportCommand(),
 			keygenCommand(),
+			mergeCommand(),
+			slurmCommand(),
 		},
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/klaverjas-arena/arena/arena/botdef"
 	"github.com/klaverjas-arena/arena/arena/check"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/urfave/cli/v2"
@@ -41,20 +42,24 @@ func runCheck(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return fmt.Errorf("want one bot, got %d arguments", c.NArg())
 	}
-	var bots map[string]botSpec
+	var bots botdef.File
 	if path := c.String("bots"); path != "" {
 		var err error
-		if bots, err = loadBots(path); err != nil {
+		if bots, err = botdef.Load(path); err != nil {
 			return err
 		}
 	}
-	b, err := resolveBot(c.Args().First(), bots)
+	cwd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	b, err := botdef.Lookup(c.Args().First(), bots, cwd)
 	if err != nil {
 		return err
 	}
 	tc := referee.TimeControl{Startup: c.Duration("startup"), Decision: c.Duration("time"), Grace: c.Duration("grace")}
-	if b.Decision.Duration > 0 && !c.IsSet("time") {
-		tc.Decision = b.Decision.Duration
+	if b.Decision > 0 && !c.IsSet("time") {
+		tc.Decision = b.Decision
 	}
 	if tc.Decision <= 0 || tc.Startup <= 0 || tc.Grace < 0 {
 		return errors.New("times must be positive (--grace may be 0)")
@@ -70,7 +75,7 @@ func runCheck(c *cli.Context) error {
 		defer os.Remove(f.Name())
 		b.Stderr = f.Name()
 	}
-	policy, err := sandboxPolicy(c)
+	policy, err := sandboxPolicy(c.String("sandbox"))
 	if err != nil {
 		return err
 	}
@@ -78,8 +83,12 @@ func runCheck(c *cli.Context) error {
 		return err
 	}
 	policy.Hide = append(policy.Hide, b.Stderr, c.String("bots"))
-	if err := checkSandboxed(c.App.ErrWriter, policy, b); err != nil {
+	notes, err := checkSandboxed(policy, b)
+	if err != nil {
 		return err
+	}
+	for _, note := range notes {
+		fmt.Fprintln(c.App.ErrWriter, note)
 	}
 	fmt.Fprintf(c.App.ErrWriter, "arena: check %s, isolation: %s\n", b.Name, policy.Describe())
 	log := logger(c.App.ErrWriter)

@@ -8,8 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/klaverjas-arena/arena/arena/confine"
-	"github.com/klaverjas-arena/arena/referee/botproc"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,43 +15,41 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/klaverjas-arena/arena/arena/botdef"
+	"github.com/klaverjas-arena/arena/arena/confine"
 	"github.com/klaverjas-arena/arena/arena/league/pairing"
 	"github.com/klaverjas-arena/arena/arena/store"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/klaverjas-arena/arena/referee/rules"
 )
 
-// Bot is one entrant of a league.
-type Bot struct {
-	Name     string            `toml:"name" json:"name"`
-	Cmd      []string          `toml:"cmd" json:"cmd"`
-	Dir      string            `toml:"dir" json:"dir,omitempty"` // relative to the league file
-	Env      map[string]string `toml:"env" json:"env,omitempty"`
-	Decision Duration          `toml:"decision" json:"decision,omitzero"` // a more generous time per decision for this bot
-	Stderr   string            `toml:"stderr" json:"stderr,omitempty"`
-	confine.Limits
-}
-
-// Duration is a time.Duration read from TOML as "1s" or "250ms".
-type Duration struct{ time.Duration }
-
-// UnmarshalText parses a Go duration.
-func (d *Duration) UnmarshalText(text []byte) error {
-	v, err := time.ParseDuration(string(text))
-	d.Duration = v
-	return err
-}
-
-// MarshalText writes a Go duration.
-func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+// Bot is one entrant of a league: a [[bot]] entry, as in a bots file. Its dir is relative to
+// the league file.
+type Bot = botdef.Bot
 
 // Time is the league's time control.
 type Time struct {
-	Decision  Duration `toml:"decision"`
-	Grace     Duration `toml:"grace"`
-	Startup   Duration `toml:"startup"`
-	Bank      Duration `toml:"bank"`
-	Increment Duration `toml:"increment"`
+	Decision  time.Duration `toml:"decision"`
+	Grace     time.Duration `toml:"grace"`
+	Startup   time.Duration `toml:"startup"`
+	Bank      time.Duration `toml:"bank"`
+	Increment time.Duration `toml:"increment"`
+}
+
+// check returns every problem of the time control, after the defaults are filled in.
+func (t Time) check() []error {
+	var errs []error
+	for _, d := range []struct {
+		key    string
+		v      time.Duration
+		zeroOK bool
+	}{{"decision =", t.Decision, false}, {"grace =", t.Grace, true}, {"startup =", t.Startup, false},
+		{"bank =", t.Bank, true}, {"increment =", t.Increment, true}} {
+		if err := botdef.CheckTime(d.key, d.v, d.zeroOK); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
 }
 
 // File is a league file:
@@ -161,11 +157,11 @@ func parse(data []byte, path string, runnable bool) (*File, error) {
 	tc := &f.Time
 	defaults := referee.DefaultTimeControl
 	for _, d := range []struct {
-		v   *Duration
+		v   *time.Duration
 		def time.Duration
 	}{{&tc.Decision, defaults.Decision}, {&tc.Grace, defaults.Grace}, {&tc.Startup, defaults.Startup}} {
-		if d.v.Duration == 0 {
-			d.v.Duration = d.def
+		if *d.v == 0 {
+			*d.v = d.def
 		}
 	}
 	if f.Games < 0 || f.Games%set != 0 {
@@ -177,8 +173,8 @@ func parse(data []byte, path string, runnable bool) (*File, error) {
 	if f.MaxFaults < 0 {
 		fail("max_faults = %d: want at least 1", f.MaxFaults)
 	}
-	if tc.Decision.Duration < 0 || tc.Grace.Duration < 0 || tc.Startup.Duration < 0 || tc.Bank.Duration < 0 || tc.Increment.Duration < 0 {
-		fail("[time]: durations must not be negative")
+	for _, err := range tc.check() {
+		fail("[time]: %v", err)
 	}
 	names := map[string]bool{}
 	for i, b := range f.Bots {
@@ -190,17 +186,14 @@ func parse(data []byte, path string, runnable bool) (*File, error) {
 			fail("two bots are named %q", b.Name)
 		}
 		names[b.Name] = true
-		if !filepath.IsAbs(b.Dir) {
-			f.Bots[i].Dir = filepath.Join(filepath.Dir(path), b.Dir)
-		}
 		if !runnable {
+			if !filepath.IsAbs(b.Dir) {
+				f.Bots[i].Dir = filepath.Join(filepath.Dir(path), b.Dir)
+			}
 			continue
 		}
-		if err := f.Bots[i].check(); err != nil {
+		for _, err := range f.Bots[i].Check(filepath.Dir(path)) {
 			fail("%v", err)
-		}
-		for _, err := range f.Bots[i].Limits.Resolve(filepath.Dir(path)) {
-			fail("bot %q: %v", b.Name, err)
 		}
 	}
 	if f.SandboxOff, err = confine.ParseMode(f.Sandbox); err != nil {
@@ -223,23 +216,6 @@ func split(err error) []error {
 	return []error{err}
 }
 
-// check verifies that the bot's program exists and is executable, and its directory exists.
-func (b *Bot) check() error {
-	if len(b.Cmd) == 0 {
-		return fmt.Errorf("bot %q has no cmd", b.Name)
-	}
-	if st, err := os.Stat(b.Dir); err != nil || !st.IsDir() {
-		return fmt.Errorf("bot %q: working directory %s does not exist", b.Name, b.Dir)
-	}
-	if _, err := botproc.ResolveProgram(b.Cmd[0], b.Dir); err != nil {
-		return fmt.Errorf("bot %q: program %s: %w", b.Name, b.Cmd[0], err)
-	}
-	if b.Decision.Duration < 0 {
-		return fmt.Errorf("bot %q: decision = %v must not be negative", b.Name, b.Decision)
-	}
-	return nil
-}
-
 // DefaultConcurrency is the number of matches run at once when the file does not say: one
 // less than the CPUs (the referee needs some too), at least one, so that bots are not
 // starved into false timeouts.
@@ -248,10 +224,10 @@ func DefaultConcurrency() int { return max(1, runtime.NumCPU()-1) }
 // TimeControl returns the time control of a match between the given bots: the league's,
 // with the most generous per-bot decision time among them.
 func (f *File) TimeControl(bots ...int) referee.TimeControl {
-	tc := referee.TimeControl{Startup: f.Time.Startup.Duration, Decision: f.Time.Decision.Duration, Grace: f.Time.Grace.Duration,
-		Bank: f.Time.Bank.Duration, Increment: f.Time.Increment.Duration}
+	tc := referee.TimeControl{Startup: f.Time.Startup, Decision: f.Time.Decision, Grace: f.Time.Grace,
+		Bank: f.Time.Bank, Increment: f.Time.Increment}
 	for _, b := range bots {
-		tc.Decision = max(tc.Decision, f.Bots[b].Decision.Duration)
+		tc.Decision = max(tc.Decision, f.Bots[b].Decision)
 	}
 	return tc
 }

@@ -27,7 +27,7 @@ func TestParseDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Name != "x" || f.Format != "round_robin" || f.Games != 2 || f.Concurrency < 1 || f.Time.Decision.Duration == 0 || f.Bots[0].Dir != "/tmp" {
+	if f.Name != "x" || f.Format != "round_robin" || f.Games != 2 || f.Concurrency < 1 || f.Time.Decision == 0 || f.Bots[0].Dir != "/tmp" {
 		t.Errorf("defaults: %+v", f)
 	}
 }

@@ -33,15 +33,6 @@ func (f *Fault) Unwrap() error { return f.Err }
 // ErrStopped is returned by Exchange once Stop has been called.
 var ErrStopped = errors.New("botproc: bot stopped")
 
-// AsFault returns the *Fault in err's chain, or nil.
-func AsFault(err error) *Fault {
-	var f *Fault
-	if errors.As(err, &f) {
-		return f
-	}
-	return nil
-}
-
 // maxQuoted is how many bytes of bot text a Detail quotes.
 const maxQuoted = 80
 

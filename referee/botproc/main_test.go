@@ -358,3 +358,12 @@ func errorIs(t testing.TB, err, target error) {
 		t.Errorf("error %v is not %v", err, target)
 	}
 }
+
+// AsFault returns the *Fault in err's chain, or nil.
+func AsFault(err error) *Fault {
+	var f *Fault
+	if errors.As(err, &f) {
+		return f
+	}
+	return nil
+}
