@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin
 
-.PHONY: ratings-full roem-full demo demo-game soak test test-slurm deps fmt-check vet staticcheck cross unit python bench fuzz build clean
+.PHONY: bench-league ratings-full roem-full demo demo-game soak test test-slurm deps fmt-check vet staticcheck cross unit python bench fuzz build clean
 
 build:
 	$(GO) build -o $(BIN)/arena ./arena
@@ -80,6 +80,12 @@ python:
 ## bench: every benchmark, with the figures BENCHMARKS.md records.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./...
+
+## bench-league: an `arena league` against an `arena match` of the same bots and deals,
+## alternating, ROUNDS (default 3) rounds, with the ratios and the load average; BASE=an older
+## arena binary adds its league to each round (BENCHMARKS.md, "Leagues and the store").
+bench-league: build
+	ROUNDS=$${ROUNDS:-3} arena/testdata/bench-league.sh $(BIN)/arena $(BASE)
 
 ## ratings-full: the full simulation study of arena/rating (acceptance_test.go; about 4 minutes).
 ratings-full:

@@ -23,42 +23,66 @@ type seat struct {
 	stats    *BotStats
 }
 
-func (m *match) stopAll() {
+// stopAll ends every seat's bot: a KeptConn of a match played to its end is released for a
+// later match, any other bot told to quit and stopped.
+func (m *match) stopAll(finished bool) {
 	var wg sync.WaitGroup
 	for _, s := range m.seats {
-		if s.conn != nil {
-			wg.Add(1)
-			go func(s *seat) {
-				defer wg.Done()
-				m.flush(s, (&protocol.Quit{}).AppendLine(nil))
-				_ = s.conn.Stop(time.Second)
-				s.conn = nil
-			}(s)
+		if s.conn == nil {
+			continue
 		}
+		if k, ok := s.conn.(KeptConn); ok && finished {
+			m.flush(s, nil)
+			k.Release()
+			s.conn = nil
+			continue
+		}
+		wg.Add(1)
+		go func(s *seat) {
+			defer wg.Done()
+			m.flush(s, (&protocol.Quit{}).AppendLine(nil))
+			_ = s.conn.Stop(time.Second)
+			s.conn = nil
+		}(s)
 	}
 	wg.Wait()
 }
 
-// startAll starts every bot before the first deal, so that a bot refusing the ruleset ends
-// the match before anything is played. A bot that fails to start is left to its first turn,
-// which tries again and records the fault.
+// startAll starts every bot before the first deal, all at once, so that a bot refusing the
+// ruleset ends the match before anything is played (the first refusal in seat order is the
+// error). A bot that fails to start is left to its first turn, which tries again and records
+// the fault.
 func (m *match) startAll() error {
-	for _, s := range m.seats {
-		conn, err := s.entrant.Start(m.ctx)
+	errs := make([]error, len(m.seats))
+	var wg sync.WaitGroup
+	for i, s := range m.seats {
+		wg.Go(func() { errs[i] = m.startSeat(s) })
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
-			continue
-		}
-		s.conn = conn
-		if err := m.handshake(s); err != nil {
-			var refused *RefusedError
-			if errors.As(err, &refused) {
-				return err
-			}
-			_ = s.conn.Stop(500 * time.Millisecond)
-			s.conn = nil
+			return err
 		}
 	}
 	return m.ctx.Err()
+}
+
+// startSeat starts the seat's bot and greets it; only a refusal of the ruleset is an error.
+func (m *match) startSeat(s *seat) error {
+	conn, err := s.entrant.Start(m.ctx)
+	if err != nil {
+		return nil
+	}
+	s.conn = conn
+	if err := m.handshake(s); err != nil {
+		var refused *RefusedError
+		if errors.As(err, &refused) {
+			return err
+		}
+		_ = s.conn.Stop(500 * time.Millisecond)
+		s.conn = nil
+	}
+	return nil
 }
 
 // forfeit ends the deal for the fault of seat s: the bot is told why, stopped, and will be
@@ -120,7 +144,16 @@ func (m *match) startFault(s *seat, f *Fault) {
 	m.forfeit(s, f)
 }
 
+// handshake greets a freshly started bot: hello, then the ruleset. A KeptConn greeted in an
+// earlier match is not greeted again: its hello is taken as it was.
 func (m *match) handshake(s *seat) error {
+	kept, _ := s.conn.(KeptConn)
+	if kept != nil {
+		if hello := kept.Greeted(); hello != nil {
+			m.greeted(s, hello)
+			return nil
+		}
+	}
 	ask := func(msg protocol.Message) (string, error) {
 		out := append(msg.AppendLine(nil), '\n')
 		m.trace.out(s, out)
@@ -142,10 +175,7 @@ func (m *match) handshake(s *seat) error {
 	if hello.Version != protocol.Version {
 		return &Fault{Kind: FaultStart, Detail: fmt.Sprintf("handshake: bot chose protocol version %d; the arena speaks %d", hello.Version, protocol.Version)}
 	}
-	if s.name == "" || s.entrant.HelloName {
-		s.name = hello.Name
-	}
-	s.stats.Name, s.stats.Author = s.name, hello.Author
+	m.greeted(s, hello)
 	line, err = ask(&protocol.Rules{Options: m.cfg.Rules.Options()})
 	if err != nil {
 		return err
@@ -157,7 +187,18 @@ func (m *match) handshake(s *seat) error {
 	if reply.Refuse {
 		return &RefusedError{Bot: s.name, Reason: reply.Reason}
 	}
+	if kept != nil {
+		kept.SetGreeted(hello)
+	}
 	return nil
+}
+
+// greeted takes the bot's name and author from its hello.
+func (m *match) greeted(s *seat, hello *protocol.Hello) {
+	if s.name == "" || s.entrant.HelloName {
+		s.name = hello.Name
+	}
+	s.stats.Name, s.stats.Author = s.name, hello.Author
 }
 
 // flush sends the seat's pending lines (and extra) without waiting for an answer.
