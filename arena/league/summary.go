@@ -205,14 +205,11 @@ func sideOf(d *referee.DealRecord, name string) int {
 
 // Recompute rebuilds a league's totals and rating statistics from the raw deals of its
 // finished matches, the way they were summed as each match finished, and verifies every
-// deal with the rules engine on the way. Comparing the result with the stored totals checks
-// the store: they must be equal.
+// deal with the rules engine on the way (a binary row is re-derived by the engine as it is
+// read; any other row is re-refereed with Verify). Comparing the result with the stored
+// totals checks the store: they must be equal.
 func Recompute(db *store.DB, name string) (*store.Totals, error) {
 	l, err := db.League(name)
-	if err != nil {
-		return nil, err
-	}
-	matches, err := db.Matches(name)
 	if err != nil {
 		return nil, err
 	}
@@ -220,25 +217,50 @@ func Recompute(db *store.DB, name string) (*store.Totals, error) {
 	for i, b := range l.Bots {
 		t.Bots[i].Name = b
 	}
-	for _, m := range matches {
-		if !m.Done {
-			continue
+	matches, err := db.Matches(name)
+	if err != nil {
+		return nil, err
+	}
+	var deals []referee.DealRecord
+	var cur *store.Match
+	summed := map[int]bool{}
+	flush := func() error {
+		if cur == nil || len(deals) == 0 {
+			return nil
 		}
-		var deals []referee.DealRecord
-		err := db.Deals(name, m.Index, func(_ *store.Match, rec *referee.DealRecord) error {
+		fresh := *cur
+		err := Summarize(deals, &fresh, t)
+		deals, summed[cur.Index] = deals[:0], true
+		return err
+	}
+	err = db.DealsDerived(name, -1, func(m *store.Match, rec *referee.DealRecord, derived bool) error {
+		if !m.Done {
+			return nil
+		}
+		if cur == nil || m.Index != cur.Index {
+			if err := flush(); err != nil {
+				return err
+			}
+			cur = m
+		}
+		if !derived {
 			if err := rec.Verify(); err != nil {
 				return fmt.Errorf("match %s game %d deal %d: %w", m.ID, rec.Game, rec.Deal, err)
 			}
-			deals = append(deals, *rec)
-			return nil
-		})
-		if err != nil {
-			return nil, err
 		}
-		fresh := m
-		if err := Summarize(deals, &fresh, t); err != nil {
-			return nil, err
+		deals = append(deals, *rec)
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	for _, m := range matches {
+		if err == nil && m.Done && !summed[m.Index] {
+			err = Summarize(nil, &m, t) // a done match without deals: its error
 		}
+	}
+	if err != nil {
+		return nil, err
 	}
 	return t, nil
 }

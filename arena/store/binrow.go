@@ -15,23 +15,31 @@ import (
 )
 
 // Binary rows. A league's ordinary deal (the four-player game, no fault, no rejected answer,
-// no pile, its bots among the league's) is stored in about 90 bytes instead of the 450 of a
+// no pile, its bots among the league's) is stored in about 50 bytes instead of the 450 of a
 // compressed JSON row: the match-wide fields live in the league and match records, and what
 // the rules engine can derive is derived again when the row is read:
 //
-//	binRowTag, uvarint pair, flags (rotation 2 bits, dealer 2, first, mirror, cpu),
+//	binRowTag2, uvarint pair, flags (rotation 2 bits, dealer 2, first, mirror, cpu),
 //	4 uvarint seat bots (indices into League.Bots), the hands (2 bits per card: its holder,
-//	8 bytes), uvarint actions, uvarint claims and each claim (uvarint), each other action's
-//	choice as its index among the legal choices of that moment (as many bits as the legal
-//	choices need), then at the end each action's wall time (one byte, a log scale of 7% steps
-//	from 1 µs to 29 s) and, with cpu, each action's CPU time (a byte on the same scale).
+//	8 bytes), uvarint actions, uvarint claims and each claim (uvarint), then a bit stream:
+//	each other action's choice as its index among the legal choices of that moment (as many
+//	bits as the legal choices need), then each action's wall time and, with cpu, each
+//	action's CPU time, as time codes (see appendTimes).
+//
+// A time is quantised to a byte, a log scale of 7% steps from 1 µs to 29 s; in the row it is
+// the difference from the previous time of the same seat (the first: of any seat), zigzag
+// and Elias gamma coded: a bot that answers about as fast each time costs 1-5 bits a time.
+// Rows of the first binary layout (binRowTag, written until the time codes came) end with one
+// byte per time instead, and are read as before.
 //
 // The seats of the actions, the bids' and cards' names and the whole result come from
 // replaying the actions with the engine. Times come back quantised, within 3.5% (below 1 µs:
-// 0). Any other deal is a JSON row (see codec). The
-// first byte tells them apart: binRowTag has bits 1-2 set, a reserved block type that no
-// deflate stream begins with.
-const binRowTag = 0x06
+// 0). Any other deal is a JSON row (see codec). The first byte tells them apart: both tags
+// have bits 1-2 set, a reserved block type that no deflate stream begins with.
+const (
+	binRowTag  = 0x06
+	binRowTag2 = 0x0E
+)
 
 // timeStep is the ratio between two wall times a byte tells apart.
 const timeStep = 1.07
@@ -63,7 +71,7 @@ func encodeBinRow(rec *referee.DealRecord, bots []string) ([]byte, error) {
 	if err != nil {
 		return nil, errNotBinary
 	}
-	out := append(make([]byte, 0, 96), binRowTag)
+	out := append(make([]byte, 0, 64), binRowTag2)
 	out = binary.AppendUvarint(out, uint64(rec.Pair))
 	flags := byte(rec.Rotation) | byte(seating.Dealer)<<2
 	if rec.First {
@@ -145,24 +153,93 @@ func encodeBinRow(rec *referee.DealRecord, bots []string) ([]byte, error) {
 	for _, c := range claims {
 		out = binary.AppendUvarint(out, uint64(c))
 	}
-	out = append(out, w.bytes()...)
-	for _, a := range rec.Actions {
-		q, ok := quantiseWall(a.MS)
-		if !ok {
+	var wall, cpuTimes [64]byte
+	if len(rec.Actions) > len(wall) {
+		return nil, errNotBinary
+	}
+	for i, a := range rec.Actions {
+		var ok1, ok2 bool
+		wall[i], ok1 = quantiseWall(a.MS)
+		cpuTimes[i], ok2 = quantiseWall(a.CPUMS)
+		if !ok1 || !ok2 && cpu {
 			return nil, errNotBinary
 		}
-		out = append(out, q)
 	}
+	seatsOf := actionSeats(rec.Actions)
+	appendTimes(&w, wall[:len(rec.Actions)], seatsOf)
 	if cpu {
-		for _, a := range rec.Actions {
-			q, ok := quantiseWall(a.CPUMS)
-			if !ok {
-				return nil, errNotBinary
-			}
-			out = append(out, q)
-		}
+		appendTimes(&w, cpuTimes[:len(rec.Actions)], seatsOf)
 	}
-	return out, nil
+	return append(out, w.bytes()...), nil
+}
+
+// actionSeats returns the seat index (0-3, from the notation N E S W) of each action.
+func actionSeats(actions []referee.Action) []byte {
+	out := make([]byte, len(actions))
+	for i, a := range actions {
+		out[i] = byte(max(0, slices.Index(seatNames[:], a.Seat)))
+	}
+	return out
+}
+
+// appendTimes writes the time codes of a stream of time bytes, one per action: each the
+// zigzag difference from the seat's previous time (the first of a seat: from the previous
+// time of any seat, the first of all from 0), plus one, in Elias gamma code.
+func appendTimes(w *bitWriter, times, seats []byte) {
+	var last [4]int
+	var seen [4]bool
+	prev := 0
+	for i, q := range times {
+		s := seats[i]
+		pred := prev
+		if seen[s] {
+			pred = last[s]
+		}
+		d := int(q) - pred
+		z := uint64(d) << 1 // zigzag: 0, -1, 1, -2, ... as 0, 1, 2, 3, ...
+		if d < 0 {
+			z = uint64(-d)<<1 - 1
+		}
+		v := z + 1
+		n := uint(bits.Len64(v)) - 1
+		w.write(0, n)
+		w.write(1, 1)
+		w.write(v&(1<<n-1), n)
+		last[s], seen[s], prev = int(q), true, int(q)
+	}
+}
+
+// readTimes reads what appendTimes wrote for seats into times; false on a code no time has.
+func readTimes(r *bitReader, times, seats []byte) bool {
+	var last [4]int
+	var seen [4]bool
+	prev := 0
+	for i := range times {
+		n := uint(0)
+		for r.read(1) == 0 {
+			if n++; n > 9 || r.err {
+				return false
+			}
+		}
+		v := uint64(1)<<n | r.read(n)
+		z := v - 1
+		d := int(z >> 1)
+		if z&1 != 0 {
+			d = -d - 1
+		}
+		s := seats[i]
+		pred := prev
+		if seen[s] {
+			pred = last[s]
+		}
+		q := pred + d
+		if q < 0 || q > 255 || r.err {
+			return false
+		}
+		times[i] = byte(q)
+		last[s], seen[s], prev = q, true, q
+	}
+	return true
 }
 
 // decodeBinRow fills the deal part of rec (whose match-wide fields, the ruleset first, are
@@ -191,14 +268,17 @@ func decodeBinRow(data []byte, rec *referee.DealRecord, bots []string) error {
 	for i := range claims {
 		claims[i] = int(r.uvarint())
 	}
-	timeBytes := int(n)
-	if flags&flagCPU != 0 {
-		timeBytes += int(n)
+	cpu := flags&flagCPU != 0
+	timeBytes := 0 // the trailing time bytes of a first-layout row
+	if data[0] == binRowTag {
+		timeBytes = int(n)
+		if cpu {
+			timeBytes += int(n)
+		}
 	}
 	if r.err || len(r.data)-r.pos < timeBytes {
 		return fail("truncated")
 	}
-	times := r.data[len(r.data)-timeBytes:]
 	var setup rules.Setup
 	for c := range protocol.Card(32) {
 		seat := holders >> (2 * uint(c)) & 3
@@ -216,13 +296,15 @@ func decodeBinRow(data []byte, rec *referee.DealRecord, bots []string) error {
 	}
 	br := bitReader{data: r.data[r.pos : len(r.data)-timeBytes]}
 	rec.Actions = make([]referee.Action, n)
+	var seatsBuf [64]byte
+	seats := seatsBuf[:n]
 	for i := range rec.Actions {
 		a := &rec.Actions[i]
-		a.Seat = seatNames[seating.TableSeat(d.ToMove())]
-		a.MS = wallTime(times[i])
-		if flags&flagCPU != 0 {
-			a.CPUMS = wallTime(times[int(n)+i])
+		if d.Phase() == rules.PhaseDone {
+			return fail("an action after the deal ended")
 		}
+		seat := seating.TableSeat(d.ToMove())
+		a.Seat, seats[i] = seatNames[seat], byte(seat)
 		switch d.Phase() {
 		case rules.PhaseBidding:
 			legal := d.LegalBids()
@@ -258,6 +340,26 @@ func decodeBinRow(data []byte, rec *referee.DealRecord, bots []string) error {
 	}
 	if d.Phase() != rules.PhaseDone {
 		return fail("the deal does not end")
+	}
+	var wall, cpuTimes [64]byte
+	if timeBytes > 0 {
+		copy(wall[:n], r.data[len(r.data)-timeBytes:])
+		if cpu {
+			copy(cpuTimes[:n], r.data[len(r.data)-timeBytes+int(n):])
+		}
+	} else {
+		if !readTimes(&br, wall[:n], seats) || cpu && !readTimes(&br, cpuTimes[:n], seats) {
+			return fail("a time code no time has")
+		}
+		if (br.pos+7)/8 != uint(len(br.data)) {
+			return fail("bytes after the deal")
+		}
+	}
+	for i := range rec.Actions {
+		rec.Actions[i].MS = wallTime(wall[i])
+		if cpu {
+			rec.Actions[i].CPUMS = wallTime(cpuTimes[i])
+		}
 	}
 	rec.Result = referee.ResultRecord(d, seating)
 	return nil

@@ -1,8 +1,13 @@
 package store
 
 import (
+	"encoding/hex"
 	"math"
+	"math/rand/v2"
+	"os"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/klaverjas-arena/arena/referee"
@@ -103,6 +108,77 @@ func TestBinRowDamage(t *testing.T) {
 		back := referee.DealRecord{V: rec.V, Rules: rec.Rules}
 		if err := decodeStoredRow(dealKey(0, &rec), row[:i], &back, bots); err == nil {
 			t.Errorf("cut to %d bytes: no error", i)
+		}
+	}
+}
+
+// TestBinRowFirstLayout: rows of the first binary layout (one byte per time at the end, as
+// written before the time codes; testdata/binrow-v1.hex holds the rows that layout's encoder
+// made of these deals, CPU times half the wall times) still read back as the same deals.
+func TestBinRowFirstLayout(t *testing.T) {
+	claimed := rules.Default()
+	if err := claimed.Set("roem_claiming", "claim_required"); err != nil {
+		t.Fatal(err)
+	}
+	recs := append(playMatch(t, "m", 5), playMatchRules(t, "m", 5, claimed)...)
+	data, err := os.ReadFile("testdata/binrow-v1.hex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Fields(string(data))
+	if len(lines) != len(recs) {
+		t.Fatalf("%d stored rows for %d deals", len(lines), len(recs))
+	}
+	for i, line := range lines {
+		row, err := hex.DecodeString(line)
+		if err != nil || row[0] != binRowTag {
+			t.Fatalf("row %d: not a first-layout row (%v)", i, err)
+		}
+		rec := &recs[i]
+		back := referee.DealRecord{V: rec.V, Match: rec.Match, Rules: rec.Rules, Seed: rec.Seed, Keyed: rec.Keyed}
+		if err := decodeStoredRow(dealKey(0, rec), row, &back, []string{"a", "b"}); err != nil {
+			t.Fatalf("row %d: %v", i, err)
+		}
+		for j, a := range back.Actions {
+			if a.MS < 0 || math.Abs(a.CPUMS-a.MS/2) > 0.04*a.MS+0.001 {
+				t.Fatalf("row %d action %d: wall %v, CPU %v: not about half", i, j, a.MS, a.CPUMS)
+			}
+			back.Actions[j].MS, back.Actions[j].CPUMS = rec.Actions[j].MS, rec.Actions[j].CPUMS
+		}
+		if !reflect.DeepEqual(&back, rec) {
+			t.Fatalf("row %d:\nback   %+v\nplayed %+v", i, back, *rec)
+		}
+	}
+}
+
+// TestTimeCodes: every sequence of time bytes, whatever the seats, reads back as written,
+// and steady times cost less than a byte each.
+func TestTimeCodes(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for trial := range 2000 {
+		n := 1 + r.IntN(64)
+		times, seats := make([]byte, n), make([]byte, n)
+		for i := range times {
+			seats[i] = byte(r.IntN(4))
+			switch trial % 3 {
+			case 0:
+				times[i] = byte(r.IntN(256))
+			case 1:
+				times[i] = byte([]int{0, 255}[r.IntN(2)])
+			default:
+				times[i] = byte(100 + r.IntN(5))
+			}
+		}
+		var w bitWriter
+		appendTimes(&w, times, seats)
+		row := w.bytes()
+		if trial%3 == 2 && len(row) > (7*(n-1)+17+7)/8 { // a difference within ±4: at most 7 bits
+			t.Errorf("trial %d: %d steady times took %d bytes", trial, n, len(row))
+		}
+		back := make([]byte, n)
+		br := bitReader{data: row}
+		if !readTimes(&br, back, seats) || !slices.Equal(back, times) {
+			t.Fatalf("trial %d: wrote %v, read %v", trial, times, back)
 		}
 	}
 }

@@ -86,7 +86,7 @@ func (c codec) encode(rec *referee.DealRecord) ([]byte, error) {
 // decodeStoredRow fills the deal part of rec from a stored row of either kind under its key
 // (see dealKey), the bots of a binary row's seats from bots.
 func decodeStoredRow(key, data []byte, rec *referee.DealRecord, bots []string) error {
-	if len(data) > 0 && data[0] == binRowTag {
+	if isBinRow(data) {
 		if len(key) != 10 {
 			return fmt.Errorf("%w: stored deal under a key of %d bytes", ErrCorrupt, len(key))
 		}
@@ -94,6 +94,11 @@ func decodeStoredRow(key, data []byte, rec *referee.DealRecord, bots []string) e
 		return decodeBinRow(data, rec, bots)
 	}
 	return decodeRow(data, rec)
+}
+
+// isBinRow reports whether a stored row is a binary row (binrow.go).
+func isBinRow(data []byte) bool {
+	return len(data) > 0 && (data[0] == binRowTag || data[0] == binRowTag2)
 }
 
 // decodeRow fills the deal part of rec from a compressed JSON row.

@@ -329,7 +329,7 @@ func (db *DB) FinishMatch(league string, index int, summarize func(deals []refer
 			return err
 		}
 		op.deals = nil
-		if err := forEachDeal(b, index, &l, &m, func(rec *referee.DealRecord) error {
+		if err := forEachDeal(b, index, &l, &m, func(rec *referee.DealRecord, _ bool) error {
 			op.deals = append(op.deals, *rec)
 			return nil
 		}); err != nil {
@@ -367,6 +367,14 @@ func readLeagueKey[T any](db *DB, league string, key []byte) (*T, error) {
 // Deals calls fn with every stored deal of the league (match < 0) or of one match, in
 // key order, as a complete log record. fn must not keep rec.
 func (db *DB) Deals(league string, match int, fn func(m *Match, rec *referee.DealRecord) error) error {
+	return db.DealsDerived(league, match, func(m *Match, rec *referee.DealRecord, _ bool) error { return fn(m, rec) })
+}
+
+// DealsDerived is Deals for a reader that re-referees what it reads: fn also learns whether
+// the rules engine derived the record as it was read (a binary row: every decision decoded as
+// an index among the legal ones, the seats, names and result the engine's), which makes the
+// record's Verify a repetition of what the read did. fn must not keep rec.
+func (db *DB) DealsDerived(league string, match int, fn func(m *Match, rec *referee.DealRecord, derived bool) error) error {
 	return db.view(func(tx *bolt.Tx) error {
 		b, err := leagueBucket(tx, league)
 		if err != nil {
@@ -382,7 +390,7 @@ func (db *DB) Deals(league string, match int, fn func(m *Match, rec *referee.Dea
 			if err := getJSON(matches, u32(idx), &m); err != nil {
 				return err
 			}
-			return forEachDeal(b, idx, &l, &m, func(rec *referee.DealRecord) error { return fn(&m, rec) })
+			return forEachDeal(b, idx, &l, &m, func(rec *referee.DealRecord, derived bool) error { return fn(&m, rec, derived) })
 		}
 		if match >= 0 {
 			return visit(match)
@@ -411,7 +419,9 @@ func (db *DB) DealCount(league string) (int, error) {
 	return n, err
 }
 
-func forEachDeal(b *bolt.Bucket, index int, l *League, m *Match, fn func(*referee.DealRecord) error) error {
+// forEachDeal calls fn with each stored deal of match index, and whether it was a binary row
+// (see DealsDerived).
+func forEachDeal(b *bolt.Bucket, index int, l *League, m *Match, fn func(rec *referee.DealRecord, derived bool) error) error {
 	prefix := u32(index)
 	old := legacy(b.Tx())
 	c := b.Bucket(bucketDeals).Cursor()
@@ -424,7 +434,7 @@ func forEachDeal(b *bolt.Bucket, index int, l *League, m *Match, fn func(*refere
 		if err != nil {
 			return fmt.Errorf("league %s match %s: %w", l.Name, m.ID, err)
 		}
-		if err := fn(&rec); err != nil {
+		if err := fn(&rec, isBinRow(data)); err != nil {
 			return err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -234,4 +235,37 @@ func TestDealKey(t *testing.T) {
 	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf("a new database file: mode %v, %v; want 0600", st.Mode(), err)
 	}
+}
+
+// BenchmarkDeals times reading every stored deal of a league of about 10,000 binary rows
+// (Deals: each row's checksum, decoding, re-deriving the deal with the rules engine), stored
+// by a DealWriter as a league stores them.
+func BenchmarkDeals(b *testing.B) {
+	db, _ := MustOpen(b)
+	if err := db.PutLeague(&League{Name: "x", Rules: rules.Default(), Bots: []string{"a", "b"}}); err != nil {
+		b.Fatal(err)
+	}
+	recs := playMatch(b, "x/0", 1)
+	w := db.NewDealWriter("x", nil)
+	for i := range 10000 / len(recs) {
+		if err := w.Start(Match{Index: i, ID: fmt.Sprintf("x/%d", i)}); err != nil {
+			b.Fatal(err)
+		}
+		for j := range recs {
+			if err := w.Put(i, &recs[j]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	for b.Loop() {
+		n = 0
+		if err := db.Deals("x", -1, func(*Match, *referee.DealRecord) error { n++; return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "deals/s")
 }
