@@ -35,26 +35,30 @@ func leagueCommand() *cli.Command {
 			"The cards are derived from the league's seed and a secret key made when the league\n" +
 			"starts and kept in the database, so that knowing the league file reveals no hand;\n" +
 			"--key FILE (arena keygen) gives the key instead, to reproduce a league or run it in shards.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			dbFlag(),
 			&cli.StringFlag{Name: "key", Usage: "secret deal key `FILE` (arena keygen) to start the league with, for a reproducible or sharded league (default: a fresh key kept in the database); on resume it must be the league's key"},
 			&cli.BoolFlag{Name: "force", Usage: "continue although the league file changed since the league started (recorded)"},
-			&cli.IntFlag{Name: "concurrency", Usage: "matches at once (overrides the league file)"},
-			&cli.IntFlag{Name: "standings-every", Usage: "print the standings every `N` matches (0: only at the end)"},
-			&cli.DurationFlag{Name: "progress-every", Usage: "interval of the plain progress lines when not on a terminal (default 30s)"},
+			&cli.IntFlag{Name: "concurrency", Usage: "matches at once (overrides the league file)", DefaultText: "the league file's"},
+			&cli.IntFlag{Name: "standings-every", Usage: "print the standings every `N` matches", DefaultText: "only at the end"},
+			&cli.DurationFlag{Name: "progress-every", Usage: "interval of the plain progress lines when not on a terminal", DefaultText: "30s"},
 			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement: shared (each match's referee and bots on one CPU), spread or none"},
-		},
+		}, verbosityFlags()...),
 		Action: runLeague,
 	}
 }
 
 func runLeague(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return errors.New("arena league: want one league FILE")
+		return usageError{fmt.Sprintf("arena league: want one league FILE, got %d arguments (arena help league)", c.NArg())}
 	}
 	path := c.Args().First()
 	f, err := league.Load(path)
 	var errs []error
+	if err != nil {
+		errs = append(errs, err)
+	}
+	v, err := verbosityFromFlags(c)
 	if err != nil {
 		errs = append(errs, err)
 	}
@@ -88,7 +92,7 @@ func runLeague(c *cli.Context) error {
 		return err
 	}
 	for _, note := range notes {
-		fmt.Fprintln(c.App.ErrWriter, note)
+		fmt.Fprintln(v.notes(c.App.ErrWriter), note)
 	}
 	signal.Ignore(syscall.SIGPIPE)
 	db, err := store.Open(dbPath, store.Options{Command: "arena league " + path})
@@ -99,7 +103,7 @@ func runLeague(c *cli.Context) error {
 	if db.Unclean() {
 		fmt.Fprintf(c.App.Writer, "note: the last run did not stop cleanly; %s was checked and is consistent\n", dbPath)
 	}
-	log := logger(c.App.ErrWriter)
+	log := logger(c.App.ErrWriter, v.level)
 	out := c.App.Writer
 	placeAt := func(slot int) placement {
 		p := cpus
@@ -117,7 +121,7 @@ func runLeague(c *cli.Context) error {
 			return es
 		},
 		Pin: func(slot int) func() { return placeAt(slot).pinReferee() },
-		Progress: &league.Progress{Out: out, Live: isTerminal(out), Every: c.Duration("progress-every"),
+		Progress: &league.Progress{Out: v.notes(out), Live: !v.quiet && isTerminal(out), Every: c.Duration("progress-every"),
 			StandingsEvery: c.Int("standings-every"),
 			Standings: func(w io.Writer, t *store.Totals) {
 				fmt.Fprintln(w)

@@ -30,27 +30,27 @@ func matchCommand() *cli.Command {
 			"The three-player game (--preset drie_spelers) takes three bots for N, E and S, or\n" +
 			"four, the dealer sitting out each deal; duplicate plays every deal once per seat.\n" +
 			"Bot faults are part of the result; the exit status is non-zero only for arena errors.",
-		Flags: append(rulesetFlags(),
+		Flags: append(append(rulesetFlags(),
 			&cli.StringFlag{Name: "bots", EnvVars: []string{"ARENA_BOTS"}, Usage: "TOML `FILE` of bot definitions ([[bot]] name, cmd, dir, env, decision, stderr)"},
 			&cli.StringSliceFlag{Name: "seat", Usage: "seat a bot: `SEAT=BOT`, e.g. --seat E=random (repeatable)"},
 			&cli.IntFlag{Name: "games", Value: 2, Usage: "games (deal sets); with duplicate each is played twice (three-player game: once per seat)"},
 			&cli.BoolFlag{Name: "duplicate", Value: true, Usage: "replay every game with the hands moved one seat on, until every seat has held every hand (--duplicate=false to turn off)"},
-			&cli.Uint64Flag{Name: "seed", Usage: "seed for the cards (default: a random one, printed); without --key a bot that knows it knows every hand"},
+			&cli.Uint64Flag{Name: "seed", Usage: "seed for the cards; without --key a bot that knows it knows every hand", DefaultText: "a random one, printed"},
 			&cli.StringFlag{Name: "key", Usage: "secret deal key `FILE` (arena keygen): the cards then depend on it too, and the seed alone reveals no hand"},
 			&cli.StringFlag{Name: "deals", Usage: "`FILE` of predefined deals to play instead of shuffled ones (spec.md §13)"},
 			&cli.DurationFlag{Name: "time", Value: referee.DefaultTimeControl.Decision, Usage: "time per decision"},
 			&cli.DurationFlag{Name: "grace", Value: referee.DefaultTimeControl.Grace, Usage: "grace on top of the decision time before a timeout"},
 			&cli.DurationFlag{Name: "startup", Value: referee.DefaultTimeControl.Startup, Usage: "time for each handshake answer"},
-			&cli.DurationFlag{Name: "bank", Usage: "game clock per seat (0: none)"},
-			&cli.DurationFlag{Name: "increment", Usage: "added to the game clock after each decision"},
+			&cli.DurationFlag{Name: "bank", Usage: "game clock per seat", DefaultText: "none"},
+			&cli.DurationFlag{Name: "increment", Usage: "added to the game clock after each decision", DefaultText: "none"},
 			&cli.IntFlag{Name: "max-faults", Value: 3, Usage: "faults after which a bot is not restarted in this match"},
 			&cli.StringFlag{Name: "log", Usage: "append every deal to this JSON-lines `FILE` (spec.md §12)"},
-			&cli.StringFlag{Name: "trace", Usage: "write every protocol line to and from every bot to `FILE`"},
+			&cli.StringFlag{Name: "trace", Usage: "write every protocol line to and from every bot to `FILE` (replacing what it held)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"},
 			&cli.StringFlag{Name: "sprt", Usage: "stop as soon as a sequential test decides: `elo0=X,elo1=Y[,alpha=A,beta=B,normalized]`; --games is then the most pairs to play"},
 			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement: shared (the referee and the four bots on one CPU: fastest, see BENCHMARKS.md), spread (bots over all CPUs) or none"},
 			sandboxFlag(),
-		),
+		), verbosityFlags()...),
 		Action: runMatch,
 	}
 }
@@ -72,7 +72,8 @@ func runMatch(c *cli.Context) error {
 // run plays the match, writing the result to out and notes and logs to errOut.
 func (p *matchPlan) run(ctx context.Context, out, errOut io.Writer) error {
 	cfg := p.cfg
-	cfg.Logger = logger(errOut)
+	cfg.Logger = logger(errOut, p.verbosity.level)
+	notes := p.verbosity.notes(errOut)
 	var files []*os.File
 	defer func() {
 		for _, f := range files {
@@ -82,9 +83,10 @@ func (p *matchPlan) run(ctx context.Context, out, errOut io.Writer) error {
 	for _, o := range []struct {
 		path string
 		dst  *io.Writer
-	}{{p.logFile, &cfg.Log}, {p.traceFile, &cfg.Trace}} {
+		mode int
+	}{{p.logFile, &cfg.Log, os.O_APPEND}, {p.traceFile, &cfg.Trace, os.O_TRUNC}} {
 		if o.path != "" {
-			f, err := os.OpenFile(o.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+			f, err := os.OpenFile(o.path, os.O_CREATE|os.O_WRONLY|o.mode, 0o600)
 			if err != nil {
 				return err
 			}
@@ -97,19 +99,26 @@ func (p *matchPlan) run(ctx context.Context, out, errOut io.Writer) error {
 		entrants[i] = referee.Entrant{Name: b.Name, HelloName: b.Unnamed, Start: procStarter(b, p.cpus.bot(i), p.policy, cfg.Logger)}
 	}
 	for _, note := range p.notes {
-		fmt.Fprintln(errOut, note)
+		fmt.Fprintln(notes, note)
 	}
-	fmt.Fprintf(errOut, "arena: match %s, seed %d%s, isolation: %s\n", cfg.ID, cfg.Seed, keyedNote(cfg), p.policy.Describe())
+	fmt.Fprintf(notes, "arena: match %s, seed %d%s, isolation: %s\n", cfg.ID, cfg.Seed, keyedNote(cfg), p.policy.Describe())
 	defer p.cpus.pinReferee()()
-	var sprt *sprtRun
-	if p.sprt != nil {
-		sprt = newSPRTRun(*p.sprt)
-		cfg.Stop = sprt.stop
+	games := cfg.Games
+	if cfg.Duplicate {
+		games *= referee.DuplicateGames(&cfg.Rules, len(p.bots))
 	}
+	progress := newMatchProgress(notes, games, p.sprt)
+	cfg.Stop = progress.stop
 	res, err := referee.Run(ctx, cfg, entrants)
 	var refused *referee.RefusedError
-	if errors.As(err, &refused) {
+	var notStarted *referee.StartError
+	if errors.As(err, &refused) || errors.As(err, &notStarted) {
 		return fmt.Errorf("no match played: %w", err)
+	}
+	if ctx.Err() != nil {
+		// Interrupted: the deal in play is not recorded and nobody is at fault; what was
+		// finished is shown and, with --log, kept.
+		err = fmt.Errorf("interrupted after %d finished deals; the deal in play was not recorded", res.Deals)
 	}
 	if res != nil {
 		if p.json {
@@ -120,8 +129,8 @@ func (p *matchPlan) run(ctx context.Context, out, errOut io.Writer) error {
 			}
 		} else {
 			printMatch(out, cfg, res)
-			if sprt != nil {
-				sprt.report(out, res.Bots[0].Name, res.Bots[1].Name)
+			if p.sprt != nil {
+				progress.report(out, res.Bots[0].Name, res.Bots[1].Name)
 			}
 		}
 	}

@@ -35,6 +35,8 @@ type matchConfig struct {
 	SPRT      string // --sprt as typed
 	Affinity  string
 	Sandbox   string
+	Quiet     bool
+	Verbose   bool
 }
 
 // matchConfigFromFlags reads arena match's flags and arguments; it checks nothing.
@@ -59,6 +61,8 @@ func matchConfigFromFlags(c *cli.Context) matchConfig {
 		SPRT:      c.String("sprt"),
 		Affinity:  c.String("affinity"),
 		Sandbox:   c.String("sandbox"),
+		Quiet:     c.Bool("quiet"),
+		Verbose:   c.Bool("verbose"),
 	}
 }
 
@@ -74,6 +78,7 @@ type matchPlan struct {
 	logFile   string
 	traceFile string
 	json      bool
+	verbosity verbosity
 }
 
 // validate checks the whole command line and every file it names, and returns the match to
@@ -96,7 +101,7 @@ func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
 	fail(err)
 	p := &matchPlan{
 		cfg: referee.Config{
-			ID:        "m-" + time.Now().UTC().Format("20060102-150405"),
+			ID:        matchID(time.Now()),
 			Rules:     rs,
 			Games:     mc.Games,
 			Duplicate: mc.Duplicate,
@@ -109,6 +114,8 @@ func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
 		traceFile: mc.TraceFile,
 		json:      mc.JSON,
 	}
+	p.verbosity, err = newVerbosity(mc.Quiet, mc.Verbose)
+	fail(err)
 	if !mc.SeedSet {
 		p.cfg.Seed = randomSeed()
 	}
@@ -167,6 +174,13 @@ func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
 		}
 	}
 	return p, nil
+}
+
+// matchID names a match by its start, to the second, and six random hexadecimal digits,
+// so that matches started in the same second (in one --log) still differ:
+// "m-20261201-225040-3fa9c1".
+func matchID(t time.Time) string {
+	return fmt.Sprintf("m-%s-%06x", t.UTC().Format("20060102-150405"), randomSeed()&0xffffff)
 }
 
 // checkTimeFlags returns every problem of the time-control flags.

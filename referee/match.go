@@ -147,26 +147,51 @@ func (m *match) stopAll() {
 	wg.Wait()
 }
 
-// startAll starts every bot before the first deal, so that a bot refusing the ruleset ends
-// the match before anything is played. A bot that fails to start is left to its first turn,
-// which tries again and records the fault.
+// startAll starts every bot before the first deal, so that a bot refusing the ruleset, or
+// one that cannot start or fails its handshake twice in a row (a *StartError), ends the
+// match before anything is played. (The second try keeps a passing hiccup of the machine
+// from ending a match or a league.) Later, a bot that fails to restart forfeits its deals.
 func (m *match) startAll() error {
 	for _, s := range m.seats {
-		conn, err := s.entrant.Start(m.ctx)
-		if err != nil {
-			continue
-		}
-		s.conn = conn
-		if err := m.handshake(s); err != nil {
-			var refused *RefusedError
-			if errors.As(err, &refused) {
-				return err
+		var err error
+		for range 2 {
+			if err = m.startSeat(s); err == nil {
+				break
 			}
-			_ = s.conn.Stop(500 * time.Millisecond)
-			s.conn = nil
+			var refused *RefusedError
+			if m.ctx.Err() != nil || errors.As(err, &refused) {
+				return cmp.Or(m.ctx.Err(), err)
+			}
+		}
+		if err != nil {
+			return err
 		}
 	}
 	return m.ctx.Err()
+}
+
+// startSeat starts the seat's bot and does the handshake; it returns a *RefusedError, a
+// *StartError or the context's error.
+func (m *match) startSeat(s *seat) error {
+	conn, err := s.entrant.Start(m.ctx)
+	if err != nil {
+		return cmp.Or(m.ctx.Err(), error(&StartError{Bot: s.name, Seat: s.pos, Fault: asFault(err, nil)}))
+	}
+	s.conn = conn
+	if err := m.handshake(s); err != nil {
+		var refused *RefusedError
+		if errors.As(err, &refused) || m.ctx.Err() != nil {
+			return cmp.Or(m.ctx.Err(), err)
+		}
+		f := asFault(err, s.conn)
+		_ = s.conn.Stop(500 * time.Millisecond)
+		if tail := s.conn.StderrTail(); len(tail) > len(f.StderrTail) {
+			f.StderrTail = tail // what the bot wrote until it ended
+		}
+		s.conn = nil
+		return &StartError{Bot: s.name, Seat: s.pos, Fault: f}
+	}
+	return nil
 }
 
 func (m *match) play() error {
@@ -315,7 +340,7 @@ func (m *match) playDeal(setup rules.Setup, pair, rotation int, game, dealNo, at
 	for d.Phase() != rules.PhaseDone {
 		s := m.seats[m.seating.TableSeat(d.ToMove())]
 		if err := m.ensureRunning(s); err != nil {
-			return err
+			return err // interrupted (the deal is not recorded, nobody is at fault), or worse
 		}
 		if d.Phase() == rules.PhaseDone {
 			break // the bot could not be started: the deal is forfeited
@@ -325,6 +350,9 @@ func (m *match) playDeal(setup rules.Setup, pair, rotation int, game, dealNo, at
 			break
 		}
 		if fault := m.decide(s); fault != nil {
+			if err := m.ctx.Err(); err != nil {
+				return err // the bot was stopped by the interruption, not at fault
+			}
 			m.forfeit(s, fault)
 			break
 		}
@@ -556,6 +584,12 @@ func (m *match) ensureRunning(s *seat) error {
 		return nil
 	}
 	conn, err := s.entrant.Start(m.ctx)
+	if m.ctx.Err() != nil {
+		if err == nil {
+			_ = conn.Stop(0)
+		}
+		return m.ctx.Err() // interrupted: not the bot's fault
+	}
 	if err != nil {
 		m.startFault(s, &Fault{Kind: FaultStart, Detail: err.Error()})
 		return nil
@@ -563,6 +597,9 @@ func (m *match) ensureRunning(s *seat) error {
 	s.conn = conn
 	if err := m.handshake(s); err != nil {
 		var f *Fault
+		if m.ctx.Err() != nil {
+			return m.ctx.Err()
+		}
 		if errors.As(err, &f) {
 			m.startFault(s, f)
 			return nil

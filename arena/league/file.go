@@ -93,6 +93,13 @@ type File struct {
 
 // Load reads and checks a league file, reporting every problem together.
 func Load(path string) (*File, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("league file: %w", err)
+	}
+	if st.Size() > MaxFileSize {
+		return nil, fmt.Errorf("league file %s: %d bytes, at most %d", path, st.Size(), MaxFileSize)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("league file: %w", err)
@@ -100,13 +107,30 @@ func Load(path string) (*File, error) {
 	return Parse(data, path)
 }
 
+// Bounds of a league file, checked before anything is made from its numbers.
+const (
+	MaxFileSize = 1 << 20   // bytes
+	MaxBots     = 1000      // bots in a league
+	MaxGames    = 100_000   // games per pairing
+	MaxMatches  = 1_000_000 // matches in the schedule
+)
+
 // Parse reads and checks a league file's text; path places relative bot directories.
 func Parse(data []byte, path string) (*File, error) {
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("league file %s: %d bytes, at most %d", path, len(data), MaxFileSize)
+	}
 	var f File
 	md, err := toml.Decode(string(data), &f)
 	if err != nil {
 		return nil, fmt.Errorf("league file %s: %w", path, err)
 	}
+	// TOML integers are signed: read the seed again as one, since the uint64 field takes -1
+	// as 18446744073709551615.
+	var signed struct {
+		Seed int64 `toml:"seed"`
+	}
+	_, _ = toml.Decode(string(data), &signed)
 	sum := sha256.Sum256(data)
 	f.Path, f.Hash, f.Text = path, hex.EncodeToString(sum[:]), string(data)
 	var errs []error
@@ -119,11 +143,17 @@ func Parse(data []byte, path string) (*File, error) {
 		}
 		fail("unknown key %q", k.String())
 	}
+	if md.IsDefined("rules") && md.Type("rules") != "Hash" {
+		fail("rules: want a table ([rules] with preset = \"...\" and options), not a %s", strings.ToLower(md.Type("rules")))
+	}
+	if signed.Seed < 0 {
+		fail("seed = %d: want 0 or more", signed.Seed)
+	}
 	if f.Name == "" {
 		f.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
-	if strings.ContainsAny(f.Name, "/ \t\n") {
-		fail("name %q: no spaces or slashes", f.Name)
+	if err := botdef.CheckName(f.Name); err != nil {
+		fail("%v", err)
 	}
 	if f.Format == "" {
 		f.Format = RoundRobin
@@ -154,8 +184,13 @@ func Parse(data []byte, path string) (*File, error) {
 			*d.v = d.def
 		}
 	}
-	if f.Games < 0 || f.Games%set != 0 {
-		fail("games = %d: want a positive multiple of %d (every duplicate set is %d games)", f.Games, set, set)
+	if f.Games < 0 || f.Games%set != 0 || f.Games > MaxGames {
+		fail("games = %d: want a positive multiple of %d (every duplicate set is %d games), at most %d", f.Games, set, set, MaxGames)
+	}
+	if len(f.Bots) > MaxBots {
+		fail("%d bots: at most %d", len(f.Bots), MaxBots)
+	} else if n := f.scheduleSize(); f.Games > 0 && f.Games <= MaxGames && n > MaxMatches {
+		fail("games = %d with %d bots makes %.0f matches: at most %d", f.Games, len(f.Bots), n, MaxMatches)
 	}
 	if f.Concurrency < 0 {
 		fail("concurrency = %d: want at least 1", f.Concurrency)
@@ -173,7 +208,7 @@ func Parse(data []byte, path string) (*File, error) {
 			continue
 		}
 		if names[b.Name] {
-			fail("two bots are named %q", b.Name)
+			fail("two bots are named %.40q", b.Name)
 		}
 		names[b.Name] = true
 		for _, err := range f.Bots[i].Check(filepath.Dir(path)) {
@@ -190,7 +225,7 @@ func Parse(data []byte, path string) (*File, error) {
 		}
 	case Gauntlet:
 		if !names[f.Gauntlet] {
-			fail("gauntlet = %q: want the name of one of the bots", f.Gauntlet)
+			fail("gauntlet = %.40q: want the name of one of the bots", f.Gauntlet)
 		}
 	default:
 		fail("format = %q: want %q or %q", f.Format, RoundRobin, Gauntlet)
@@ -199,6 +234,21 @@ func Parse(data []byte, path string) (*File, error) {
 		fail("a league needs at least %d bots, has %d", need, len(f.Bots))
 	}
 	return &f, errors.Join(errs...)
+}
+
+// scheduleSize is how many matches the schedule has, computed without making it: the
+// pairings (every set of matchBots bots; a gauntlet's only those with the gauntlet bot)
+// times the duplicate sets per pairing.
+func (f *File) scheduleSize() float64 {
+	n, k := float64(len(f.Bots)), f.matchBots()
+	pairings := 1.0
+	for i := range k {
+		pairings *= (n - float64(i)) / float64(i+1)
+	}
+	if f.Format == Gauntlet && n > 0 {
+		pairings = pairings * float64(k) / n // the share of k-subsets holding one given bot
+	}
+	return max(pairings, 0) * float64(f.Games/f.SetGames())
 }
 
 // DefaultConcurrency is the number of matches run at once when the file does not say: one
