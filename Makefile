@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin
 
-.PHONY: ratings-full roem-full demo demo-game soak test deps fmt-check vet staticcheck unit python bench fuzz build clean
+.PHONY: ratings-full roem-full demo demo-game soak test deps fmt-check vet staticcheck cross unit python bench fuzz build clean
 
 build:
 	$(GO) build -ldflags "-X main.version=$$(git describe --tags --always --dirty 2>/dev/null || echo devel)" -o $(BIN)/arena ./arena
@@ -38,9 +38,9 @@ SOAK ?= 200
 soak:
 	ARENA_SOAK=$(SOAK) $(GO) test ./arena -run '^TestLeagueKill9Resume$$' -count 1 -v -timeout 60m
 
-## test: every check CI runs: formatting, vet, staticcheck, the race-enabled Go tests and the
-## Python SDK's tests (which also run the shell and JavaScript bots).
-test: deps fmt-check vet staticcheck unit python
+## test: every check CI runs: formatting, vet, staticcheck, the macOS builds, the race-enabled
+## Go tests and the Python SDK's tests (which also run the shell and JavaScript bots).
+test: deps fmt-check vet staticcheck cross unit python
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -51,6 +51,14 @@ vet:
 
 staticcheck:
 	$(GO) tool staticcheck ./...
+
+## cross: the arena builds and vets for macOS (darwin/amd64 and darwin/arm64), where bots run
+## with the weaker isolation botproc.Limits states (no sandbox, no cgroups).
+cross:
+	GOOS=darwin GOARCH=amd64 $(GO) build ./...
+	GOOS=darwin GOARCH=arm64 $(GO) build ./...
+	GOOS=darwin GOARCH=amd64 $(GO) vet ./...
+	GOOS=darwin GOARCH=arm64 $(GO) vet ./...
 
 unit:
 	$(GO) test -race -shuffle=on -timeout 20m ./...
@@ -78,8 +86,8 @@ fuzz:
 	$(GO) test ./protocol -run '^$$' -fuzz '^FuzzParseCardSet$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./protocol -run '^$$' -fuzz '^FuzzParseMessage$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./protocol -run '^$$' -fuzz '^FuzzLineReader$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./referee/rules -run '^$$' -fuzz '^FuzzParseJSON$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./referee/rules -run '^$$' -fuzz '^FuzzParseTOML$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./referee/rules/rulesfile -run '^$$' -fuzz '^FuzzParseJSON$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./referee/rules/rulesfile -run '^$$' -fuzz '^FuzzParseTOML$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./arena -run '^$$' -fuzz '^FuzzReadLog$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./arena -run '^$$' -fuzz '^FuzzParseLeague$$' -fuzztime $(FUZZTIME)
 

@@ -4,20 +4,19 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"github.com/klaverjas-arena/arena/arena/botdef"
-	"github.com/klaverjas-arena/arena/arena/confine"
-	"github.com/klaverjas-arena/arena/referee/botproc"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/klaverjas-arena/arena/arena/botdef"
+	"github.com/klaverjas-arena/arena/arena/confine"
 	"github.com/klaverjas-arena/arena/protocol/bot"
 	"github.com/klaverjas-arena/arena/referee"
+	"github.com/klaverjas-arena/arena/referee/botproc"
 	"github.com/klaverjas-arena/arena/referee/rules"
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rs/zerolog"
-	"golang.org/x/sys/unix"
 )
 
 // TestMain lets the test binary double as the benchmarks' child processes: a trivial bot
@@ -99,9 +98,7 @@ func rawPipe(b *testing.B, child, mode string) {
 			}
 			defer func() { stdin.Close(); _ = cmd.Wait() }()
 			if cpus := p.bot(0); cpus != nil {
-				var set unix.CPUSet
-				set.Set(cpus[0])
-				_ = unix.SchedSetaffinity(cmd.Process.Pid, &set)
+				pinProcess(cmd.Process.Pid, cpus[0])
 			}
 			r := bufio.NewReader(stdout)
 			line := []byte(fmt.Sprintf("%099d\n", 0))

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/klaverjas-arena/arena/arena/view"
+	"github.com/klaverjas-arena/arena/arena/view/textview"
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee/rules"
 	"github.com/urfave/cli/v2"
@@ -47,14 +49,14 @@ func playDemo(out io.Writer, rs *rules.Ruleset, seed uint64, brief bool) error {
 			return err
 		}
 		rules.PlayOut(&deal, rng)
-		res := deal.Result()
-		game.Add(res)
+		game.Add(deal.Result())
+		d := view.DealFromPlay(&deal, n)
 		if brief {
-			fmt.Fprintf(out, "deal %2d  %s  total NS %4d  EW %4d\n", n, resultLine(&deal, res), game.Total[protocol.NS], game.Total[protocol.EW])
+			fmt.Fprintf(out, "deal %2d  %s  total NS %4d  EW %4d\n", n, textview.DemoResult(d), game.Total[protocol.NS], game.Total[protocol.EW])
 			continue
 		}
-		printDeal(out, n, &deal)
-		fmt.Fprintf(out, "  %s\n  total: NS %d, EW %d\n\n", resultLine(&deal, res), game.Total[protocol.NS], game.Total[protocol.EW])
+		textview.DemoDeal(out, d)
+		fmt.Fprintf(out, "  %s\n  total: NS %d, EW %d\n\n", textview.DemoResult(d), game.Total[protocol.NS], game.Total[protocol.EW])
 	}
 	switch leader := game.Leader(); leader {
 	case -1:
@@ -71,56 +73,4 @@ func rulesLine(rs *rules.Ruleset) string {
 		parts = append(parts, kv[0]+"="+kv[1])
 	}
 	return strings.Join(parts, " ")
-}
-
-func printDeal(out io.Writer, n int, d *rules.Deal) {
-	fmt.Fprintf(out, "deal %d, dealer %s\n", n, d.Dealer())
-	for s := range protocol.Seat(d.Rules().Players) {
-		fmt.Fprintf(out, "  %s  %s\n", s, d.Dealt(s))
-	}
-	if turned := d.Turned(); len(turned) > 0 {
-		fmt.Fprintf(out, "  turned: %v\n", turned)
-	}
-	var bids []string
-	for _, b := range d.Bids() {
-		bids = append(bids, b.Seat.String()+" "+bidWords(b.Bid))
-	}
-	if len(bids) > 0 {
-		fmt.Fprintf(out, "  bids: %s\n", strings.Join(bids, ", "))
-	}
-	if d.Maker() != protocol.NoSeat {
-		fmt.Fprintf(out, "  trump %s, maker %s (%s)\n", d.Trump(), d.Maker(), protocol.TeamOf(d.Maker()))
-	}
-	for i, t := range d.Tricks() {
-		cards := make([]string, t.N)
-		for k := range t.N {
-			cards[k] = t.Cards[k].String()
-		}
-		roem := ""
-		if t.Scored > 0 {
-			roem = fmt.Sprintf(" + %d roem %v", t.Scored, t.Roem.List())
-		}
-		fmt.Fprintf(out, "  trick %d: %s leads %s -> %s wins %d%s\n", i+1, t.Leader, strings.Join(cards, " "), t.Winner, t.Points, roem)
-	}
-}
-
-func resultLine(d *rules.Deal, res rules.Result) string {
-	s := fmt.Sprintf("%-7s", res.Outcome)
-	if res.Outcome == rules.Redeal {
-		return s + " everybody passed twice: the same dealer deals again"
-	}
-	s += fmt.Sprintf(" trump %s maker %s  cards NS %3d EW %3d  roem NS %3d EW %3d  score NS %3d EW %3d",
-		d.Trump(), d.Maker(), res.CardPoints[protocol.NS], res.CardPoints[protocol.EW],
-		res.Roem[protocol.NS], res.Roem[protocol.EW], res.Score[protocol.NS], res.Score[protocol.EW])
-	if res.PitSide >= 0 {
-		s += "  pit " + protocol.Team(res.PitSide).String()
-	}
-	return s
-}
-
-func bidWords(b rules.Bid) string {
-	if b == rules.BidPass {
-		return "pass"
-	}
-	return "play " + b.String()
 }

@@ -13,9 +13,12 @@ import (
 	"github.com/klaverjas-arena/arena/arena/confine"
 	"github.com/klaverjas-arena/arena/arena/league"
 	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/arena/view"
+	"github.com/klaverjas-arena/arena/arena/view/textview"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -121,7 +124,7 @@ func runLeague(c *cli.Context) error {
 			return es
 		},
 		Pin: func(slot int) func() { return placeAt(slot).pinReferee() },
-		Progress: &league.Progress{Out: v.notes(out), Live: !v.quiet && isTerminal(out), Every: c.Duration("progress-every"),
+		Progress: &textview.ProgressPrinter{Progress: &view.Progress{}, Out: v.notes(out), Live: !v.quiet && isTerminal(out), Width: func() int { return terminalWidth(out) }, Every: c.Duration("progress-every"),
 			StandingsEvery: c.Int("standings-every"),
 			Standings: func(w io.Writer, t *store.Totals) {
 				fmt.Fprintln(w)
@@ -138,8 +141,8 @@ func runLeague(c *cli.Context) error {
 		return err
 	}
 	resumed := ""
-	if len(todo) < l.Matches {
-		resumed = fmt.Sprintf(" (resumed: %d done)", l.Matches-len(todo))
+	if r.Done > 0 {
+		resumed = fmt.Sprintf(" (resumed: %d done)", r.Done)
 	}
 	if r.Unkeyed {
 		fmt.Fprintf(out, "note: league %s was started before deal keys: it keeps dealing from its seed alone, which a bot that knows the seed can use; start a new league for secret deals\n", l.Name)
@@ -181,6 +184,19 @@ func shellQuote(s string) string {
 		return strconv.Quote(s) // a NUL byte or invalid UTF-8: no shell word holds it
 	}
 	return q
+}
+
+// terminalWidth returns the columns of the terminal w is, or 0.
+func terminalWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0
+	}
+	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
+	if err != nil {
+		return 0
+	}
+	return int(ws.Col)
 }
 
 // isTerminal reports whether w is a terminal.

@@ -1,17 +1,20 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"runtime"
 	"slices"
-	"strings"
-	"text/tabwriter"
+	"sync"
 
-	"github.com/klaverjas-arena/arena/protocol"
+	"github.com/klaverjas-arena/arena/arena/view"
+	"github.com/klaverjas-arena/arena/arena/view/textview"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/klaverjas-arena/arena/referee/rules"
 	"github.com/urfave/cli/v2"
@@ -43,6 +46,7 @@ func matchCommand() *cli.Command {
 			&cli.DurationFlag{Name: "startup", Value: referee.DefaultTimeControl.Startup, Usage: "time for each handshake answer"},
 			&cli.DurationFlag{Name: "bank", Usage: "game clock per seat", DefaultText: "none"},
 			&cli.DurationFlag{Name: "increment", Usage: "added to the game clock after each decision", DefaultText: "none"},
+			&cli.IntFlag{Name: "concurrency", Value: 1, Usage: "duplicate pairs played at once, each by its own bot processes (the result, the log and --sprt are those of one pair after another)"},
 			&cli.IntFlag{Name: "max-faults", Value: 3, Usage: "faults after which a bot is not restarted in this match"},
 			&cli.StringFlag{Name: "log", Usage: "append every deal to this JSON-lines `FILE` (spec.md §12)"},
 			&cli.StringFlag{Name: "trace", Usage: "write every protocol line to and from every bot to `FILE` (replacing what it held)"},
@@ -80,11 +84,12 @@ func (p *matchPlan) run(ctx context.Context, out, errOut io.Writer) error {
 			f.Close()
 		}
 	}()
+	var log io.Writer
 	for _, o := range []struct {
 		path string
 		dst  *io.Writer
 		mode int
-	}{{p.logFile, &cfg.Log, os.O_APPEND}, {p.traceFile, &cfg.Trace, os.O_TRUNC}} {
+	}{{p.logFile, &log, os.O_APPEND}, {p.traceFile, &cfg.Trace, os.O_TRUNC}} {
 		if o.path != "" {
 			f, err := os.OpenFile(o.path, os.O_CREATE|os.O_WRONLY|o.mode, 0o600)
 			if err != nil {
@@ -94,22 +99,30 @@ func (p *matchPlan) run(ctx context.Context, out, errOut io.Writer) error {
 			*o.dst = f
 		}
 	}
-	entrants := make([]referee.Entrant, len(p.bots))
-	for i, b := range p.bots {
-		entrants[i] = referee.Entrant{Name: b.Name, HelloName: b.Unnamed, Start: procStarter(b, p.cpus.bot(i), p.policy, cfg.Logger)}
+	if log != nil {
+		cfg.Records = referee.NewLogWriter(log)
 	}
+	entrants := p.entrants(p.cpus, cfg)
 	for _, note := range p.notes {
 		fmt.Fprintln(notes, note)
 	}
 	fmt.Fprintf(notes, "arena: match %s, seed %d%s, isolation: %s\n", cfg.ID, cfg.Seed, keyedNote(cfg), p.policy.Describe())
-	defer p.cpus.pinReferee()()
+	if p.parallel == 1 {
+		defer p.cpus.pinReferee()()
+	}
 	games := cfg.Games
 	if cfg.Duplicate {
 		games *= referee.DuplicateGames(&cfg.Rules, len(p.bots))
 	}
 	progress := newMatchProgress(notes, games, p.sprt)
-	cfg.Stop = progress.stop
-	res, err := referee.Run(ctx, cfg, entrants)
+	var res *referee.Result
+	var err error
+	if p.parallel > 1 {
+		res, err = p.runParallel(ctx, cfg, progress)
+	} else {
+		cfg.Stop = progress.stop
+		res, err = referee.Run(ctx, cfg, entrants)
+	}
 	var refused *referee.RefusedError
 	var notStarted *referee.StartError
 	if errors.As(err, &refused) || errors.As(err, &notStarted) {
@@ -137,74 +150,139 @@ func (p *matchPlan) run(ctx context.Context, out, errOut io.Writer) error {
 	return err
 }
 
-func printMatch(w io.Writer, cfg referee.Config, res *referee.Result) {
-	games := len(res.Games)
-	fmt.Fprintf(w, "match %s: %d games, %d deals, ruleset %s, seed %d%s\n\n", res.ID, games, res.Deals, presetOrCustom(cfg), cfg.Seed, keyedNote(cfg))
-	total := 0
-	for _, ts := range res.Sides {
-		total += ts.Points
+// entrants are the seated bots as the referee starts them, on the CPUs of cpus.
+func (p *matchPlan) entrants(cpus placement, cfg referee.Config) []referee.Entrant {
+	entrants := make([]referee.Entrant, len(p.bots))
+	for i, b := range p.bots {
+		entrants[i] = referee.Entrant{Name: b.Name, HelloName: b.Unnamed, Start: procStarter(b, cpus.bot(i), p.policy, cfg.Logger)}
 	}
-	side, name := "team", func(s int) string { return protocol.Team(s).String() }
-	if cfg.Rules.Players == 3 {
-		side, name = "seat", func(s int) string { return protocol.Seat(s).String() }
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%s\tbots\tpoints\tshare\twon\tdrawn\tmade\tnat\tpit\tforfeits\t\n", side)
-	for t, ts := range res.Sides {
-		share := 0.0
-		if total > 0 {
-			share = 100 * float64(ts.Points) / float64(total)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f%%\t%d\t%d\t%d\t%d\t%d\t%d\t\n", name(t), strings.Join(ts.Bots, " + "), ts.Points, share, ts.GamesWon, ts.Draws, ts.Made, ts.Nat, ts.Pit, ts.Forfeits)
-	}
-	tw.Flush()
-	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "seat\tbot\tdecisions\tmean ms\tmax ms\tcpu ms\tfaults\t")
-	for s, b := range res.Bots {
-		mean := 0.0
-		if b.Decisions > 0 {
-			mean = float64(b.Wall.Microseconds()) / 1000 / float64(b.Decisions)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.1f\t%.0f\t%s\t\n", protocol.Seat(s), b.Name, b.Decisions, mean, float64(b.MaxWall.Microseconds())/1000, float64(b.CPU.Microseconds())/1000, faultList(b.Faults))
-	}
-	tw.Flush()
-	if cfg.Rules.Players == 3 {
-		printPairwise(w, res)
-	} else if pairs := res.Pairs(); len(pairs) > 0 {
-		sum := 0.0
-		for _, p := range pairs {
-			sum += p.Share
-		}
-		fmt.Fprintf(w, "\nduplicate pairs: %d, NS points share over the pairs %.1f%%\n", len(pairs), 100*sum/float64(len(pairs)))
-	}
+	return entrants
 }
 
-// printPairwise shows, for a three-player match, each pair of seats' share of the points the
-// two of them scored: the pairwise results that ratings are made of.
-func printPairwise(w io.Writer, res *referee.Result) {
-	fmt.Fprintln(w, "\npairwise points share:")
-	for a, sa := range res.Sides {
-		for b := a + 1; b < len(res.Sides); b++ {
-			sb := res.Sides[b]
-			if sum := sa.Points + sb.Points; sum > 0 {
-				fmt.Fprintf(w, "  %s %s %.1f%% vs %s %s\n", protocol.Seat(a), sa.Bots[0], 100*float64(sa.Points)/float64(sum), protocol.Seat(b), sb.Bots[0])
+// runParallel plays the match's duplicate pairs p.parallel at a time, each pair a part of
+// the match (referee.Config.FirstPair) with its own bot processes, on CPUs in turn. The
+// parts' results are merged as they finish, for the progress lines and the test; a decided
+// test, an error or an interruption stops the parts still playing.
+func (p *matchPlan) runParallel(ctx context.Context, cfg referee.Config, progress *matchProgress) (*referee.Result, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu      sync.Mutex
+		total   *referee.Result
+		next    int
+		first   error
+		stopped bool
+		log     = pairLog{out: cfg.Records, done: map[int][]*referee.DealRecord{}}
+	)
+	g := sync.WaitGroup{}
+	for w := range p.parallel {
+		g.Go(func() {
+			cpus := p.cpus
+			cpus.cpu = w % runtime.NumCPU()
+			defer cpus.pinReferee()()
+			for {
+				mu.Lock()
+				pair := next
+				next++
+				mu.Unlock()
+				if pair >= cfg.Games || ctx.Err() != nil {
+					return
+				}
+				var recs []*referee.DealRecord
+				part := cfg
+				part.Games, part.FirstPair, part.Stop = 1, pair, nil
+				part.Records = referee.DealFunc(func(rec *referee.DealRecord) error { recs = append(recs, rec); return nil })
+				res, err := referee.Run(ctx, part, p.entrants(cpus, cfg))
+				mu.Lock()
+				if err == nil {
+					if werr := log.add(pair, recs); werr != nil {
+						err = werr
+					}
+				}
+				switch {
+				case err != nil && ctx.Err() != nil:
+					// a part stopped by the others: its unfinished pair counts for nothing
+				case err != nil:
+					first = cmp.Or(first, err)
+					cancel()
+				case total == nil:
+					total = res
+				default:
+					total.Merge(res)
+				}
+				if err == nil && !stopped && progress.stop(total) {
+					stopped = true
+					total.Stopped = true
+					cancel()
+				}
+				mu.Unlock()
 			}
+		})
+	}
+	g.Wait()
+	if err := log.flushAll(); err != nil {
+		first = cmp.Or(first, err)
+	}
+	if total == nil {
+		total = &referee.Result{ID: cfg.ID, Sides: make([]referee.SideStats, referee.Sides(&cfg.Rules, len(p.bots))), Bots: make([]referee.BotStats, len(p.bots))}
+	}
+	total.SortGames()
+	return total, first // an interruption of the caller's context is the caller's to see
+}
+
+// pairLog passes the deals of the pairs played side by side to the match's consumer in
+// playing order: a finished pair waits until every pair before it has been passed on, or
+// until the match ends (the pairs that did not finish leave a gap). An unfinished pair is
+// not recorded.
+type pairLog struct {
+	out  referee.DealConsumer // nil: no log
+	done map[int][]*referee.DealRecord
+	next int // the next pair to pass on
+}
+
+// add takes a finished pair's deals and passes on what is in order.
+func (l *pairLog) add(pair int, recs []*referee.DealRecord) error {
+	l.done[pair] = recs
+	for {
+		recs, ok := l.done[l.next]
+		if !ok {
+			return nil
+		}
+		delete(l.done, l.next)
+		l.next++
+		if err := l.write(recs); err != nil {
+			return err
 		}
 	}
 }
 
-// faultList prints fault counts by kind, e.g. "crash:1,timeout:2", or "-" for none.
-func faultList[K ~string](f map[K]int) string {
-	if len(f) == 0 {
-		return "-"
+// flushAll passes on the finished pairs still waiting, in order.
+func (l *pairLog) flushAll() error {
+	pairs := slices.Sorted(maps.Keys(l.done))
+	for _, p := range pairs {
+		if err := l.write(l.done[p]); err != nil {
+			return err
+		}
+		delete(l.done, p)
 	}
-	var parts []string
-	for k, n := range f {
-		parts = append(parts, fmt.Sprintf("%s:%d", k, n))
+	return nil
+}
+
+func (l *pairLog) write(recs []*referee.DealRecord) error {
+	if l.out == nil {
+		return nil
 	}
-	slices.Sort(parts)
-	return strings.Join(parts, ",")
+	for _, r := range recs {
+		if err := l.out.Deal(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func printMatch(w io.Writer, cfg referee.Config, res *referee.Result) {
+	fmt.Fprintf(w, "match %s: %d games, %d deals, ruleset %s, seed %d%s\n\n", res.ID, len(res.Games), res.Deals, presetOrCustom(cfg), cfg.Seed, keyedNote(cfg))
+	textview.Match(w, view.SummarizeMatch(res, cfg.Rules.Players))
 }
 
 // keyedNote says, after the seed, that the cards also depend on a secret key.

@@ -17,26 +17,27 @@ import (
 
 // matchConfig is arena match's command line as given: every flag and argument, none checked.
 type matchConfig struct {
-	Args      []string // the bots A B, or A B C [D]: commands, or names from BotsFile
-	Seats     []string // --seat SEAT=BOT
-	BotsFile  string
-	Ruleset   rulesetConfig
-	Games     int
-	Duplicate bool
-	Seed      uint64
-	SeedSet   bool // --seed given; else a random seed is drawn
-	KeyFile   string
-	DealsFile string
-	Time      referee.TimeControl
-	MaxFaults int
-	LogFile   string
-	TraceFile string
-	JSON      bool
-	SPRT      string // --sprt as typed
-	Affinity  string
-	Sandbox   string
-	Quiet     bool
-	Verbose   bool
+	Args        []string // the bots A B, or A B C [D]: commands, or names from BotsFile
+	Seats       []string // --seat SEAT=BOT
+	BotsFile    string
+	Ruleset     rulesetConfig
+	Games       int
+	Duplicate   bool
+	Seed        uint64
+	SeedSet     bool // --seed given; else a random seed is drawn
+	KeyFile     string
+	DealsFile   string
+	Time        referee.TimeControl
+	MaxFaults   int
+	LogFile     string
+	TraceFile   string
+	JSON        bool
+	SPRT        string // --sprt as typed
+	Affinity    string
+	Sandbox     string
+	Quiet       bool
+	Verbose     bool
+	Concurrency int // duplicate pairs played at once
 }
 
 // matchConfigFromFlags reads arena match's flags and arguments; it checks nothing.
@@ -54,15 +55,16 @@ func matchConfigFromFlags(c *cli.Context) matchConfig {
 		DealsFile: c.String("deals"),
 		Time: referee.TimeControl{Startup: c.Duration("startup"), Decision: c.Duration("time"), Grace: c.Duration("grace"),
 			Bank: c.Duration("bank"), Increment: c.Duration("increment")},
-		MaxFaults: c.Int("max-faults"),
-		LogFile:   c.String("log"),
-		TraceFile: c.String("trace"),
-		JSON:      c.Bool("json"),
-		SPRT:      c.String("sprt"),
-		Affinity:  c.String("affinity"),
-		Sandbox:   c.String("sandbox"),
-		Quiet:     c.Bool("quiet"),
-		Verbose:   c.Bool("verbose"),
+		MaxFaults:   c.Int("max-faults"),
+		LogFile:     c.String("log"),
+		TraceFile:   c.String("trace"),
+		JSON:        c.Bool("json"),
+		SPRT:        c.String("sprt"),
+		Affinity:    c.String("affinity"),
+		Sandbox:     c.String("sandbox"),
+		Quiet:       c.Bool("quiet"),
+		Verbose:     c.Bool("verbose"),
+		Concurrency: c.Int("concurrency"),
 	}
 }
 
@@ -79,6 +81,7 @@ type matchPlan struct {
 	traceFile string
 	json      bool
 	verbosity verbosity
+	parallel  int // pairs at once
 }
 
 // validate checks the whole command line and every file it names, and returns the match to
@@ -125,6 +128,12 @@ func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
 	}
 	if mc.Games < 1 {
 		fail(fmt.Errorf("--games %d: must be at least 1", mc.Games))
+	}
+	p.parallel = mc.Concurrency
+	if mc.Concurrency < 1 || mc.Concurrency > maxConcurrency {
+		fail(fmt.Errorf("--concurrency %d: want 1 to %d", mc.Concurrency, maxConcurrency))
+	} else if mc.Concurrency > 1 && mc.DealsFile != "" {
+		fail(errors.New("--concurrency: predefined deals (--deals) are played in order, one pair after another"))
 	}
 	if mc.MaxFaults < 1 {
 		fail(fmt.Errorf("--max-faults %d: must be at least 1", mc.MaxFaults))
@@ -175,6 +184,9 @@ func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
 	}
 	return p, nil
 }
+
+// maxConcurrency is the most pairs --concurrency plays at once.
+const maxConcurrency = 64
 
 // matchID names a match by its start, to the second, and six random hexadecimal digits,
 // so that matches started in the same second (in one --log) still differ:

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -13,9 +12,10 @@ import (
 	"strings"
 
 	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/arena/view"
+	"github.com/klaverjas-arena/arena/arena/view/textview"
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee"
-	"github.com/klaverjas-arena/arena/referee/rules"
 	"github.com/urfave/cli/v2"
 )
 
@@ -86,12 +86,12 @@ func runReplay(c *cli.Context) error {
 		src.deals = deals
 		return verifyDeals(c.App.Writer, &src, !single)
 	}
-	st := newCardStyle(c.App.Writer, c.Bool("ascii"))
-	for i := range deals {
+	st := cardStyle(c.App.Writer, c.Bool("ascii"))
+	for i, d := range deals {
 		if i > 0 {
 			fmt.Fprintln(c.App.Writer)
 		}
-		printReplay(c.App.Writer, &deals[i], st)
+		textview.Replay(c.App.Writer, view.DealFromRecord(&d.rec, d.where), st)
 	}
 	return nil
 }
@@ -393,52 +393,48 @@ const maxLogLine = 4 << 20
 // the second result says so; anything else that is not a deal record of this format version
 // is an error with the file and line.
 func readLog(r io.Reader, name string, warn io.Writer) ([]logEntry, bool, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+	end := &lastByte{r: r}
+	lines := protocol.NewLineReader(end, maxLogLine)
 	var out []logEntry
 	for n := 1; ; n++ {
-		line, err := readLine(br)
-		if err != nil && !errors.Is(err, io.EOF) {
+		line, err := lines.ReadLine()
+		switch {
+		case errors.Is(err, io.EOF):
+			return out, false, nil
+		case errors.Is(err, protocol.ErrNotASCII): // a UTF-8 name: the line is returned whole
+		case err != nil:
 			return nil, false, fmt.Errorf("%s:%d: %w", name, n, err)
 		}
-		last := errors.Is(err, io.EOF)
-		cut := last && len(line) > 0 // no newline at the end
 		text := bytes.TrimSpace(line)
-		if len(text) > 0 {
-			rec, perr := parseRecord(text)
-			switch {
-			case perr != nil && cut:
-				fmt.Fprintf(warn, "%s:%d: torn last line (the log ends in the middle of a deal): skipped\n", name, n)
-				return out, true, nil
-			case perr != nil:
-				return nil, false, fmt.Errorf("%s:%d: %w", name, n, perr)
-			default:
-				out = append(out, logEntry{line: n, rec: rec})
-			}
+		if len(text) == 0 {
+			continue
 		}
-		if last {
-			return out, false, nil
+		rec, perr := parseRecord(text)
+		if perr == nil {
+			out = append(out, logEntry{line: n, rec: rec})
+			continue
 		}
+		if _, err := lines.ReadLine(); errors.Is(err, io.EOF) && end.last != '\n' {
+			fmt.Fprintf(warn, "%s:%d: torn last line (the log ends in the middle of a deal): skipped\n", name, n)
+			return out, true, nil
+		}
+		return nil, false, fmt.Errorf("%s:%d: %w", name, n, perr)
 	}
 }
 
-// readLine returns the next line without its newline; io.EOF with the rest if the input
-// ends without one.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		line = append(line, chunk...)
-		if len(line) > maxLogLine {
-			return nil, fmt.Errorf("line longer than %d bytes", maxLogLine)
-		}
-		switch {
-		case err == nil:
-			return line[:len(line)-1], nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		}
-		return line, err
+// lastByte passes a reader through and remembers the last byte read: at the end of the
+// input it tells whether the last line ended with a newline.
+type lastByte struct {
+	r    io.Reader
+	last byte
+}
+
+func (l *lastByte) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	if n > 0 {
+		l.last = p[n-1]
 	}
+	return n, err
 }
 
 // parseRecord decodes one log line, rejecting anything that is not a deal record.
@@ -465,170 +461,9 @@ func parseRecord(text []byte) (referee.DealRecord, error) {
 	return rec, nil
 }
 
-// cardStyle renders cards: suit symbols in colour on a terminal, letters otherwise.
-type cardStyle struct{ symbols, colour bool }
-
-func newCardStyle(w io.Writer, ascii bool) cardStyle {
+// cardStyle is how replay writes cards: suit symbols in colour on a terminal, letters
+// otherwise.
+func cardStyle(w io.Writer, ascii bool) textview.Style {
 	tty := !ascii && isTerminal(w)
-	return cardStyle{symbols: tty, colour: tty && os.Getenv("NO_COLOR") == ""}
-}
-
-var suitSymbols = [4]string{"♣", "♦", "♥", "♠"}
-
-func (st cardStyle) suit(s protocol.Suit) string {
-	if !st.symbols || !s.Valid() {
-		return s.String()
-	}
-	if st.colour && (s == protocol.Diamonds || s == protocol.Hearts) {
-		return "\033[31m" + suitSymbols[s] + "\033[0m"
-	}
-	return suitSymbols[s]
-}
-
-func (st cardStyle) card(c protocol.Card) string {
-	if !st.symbols {
-		return c.String()
-	}
-	return c.Rank().String() + st.suit(c.Suit())
-}
-
-func (st cardStyle) hand(h protocol.CardSet) string {
-	var parts []string
-	for s := range protocol.Suit(protocol.NumSuits) {
-		var ranks string
-		for c := range h.Suit(s).All() {
-			ranks += c.Rank().String()
-		}
-		if ranks != "" {
-			parts = append(parts, st.suit(s)+" "+ranks)
-		}
-	}
-	return strings.Join(parts, "  ")
-}
-
-// printReplay shows one deal: hands, bids, tricks with roem, the score, faults.
-func printReplay(w io.Writer, d *located, st cardStyle) {
-	r := &d.rec
-	mirror := ""
-	switch {
-	case r.Rotation > 0:
-		mirror = fmt.Sprintf(", duplicate replay (hands moved %d)", r.Rotation)
-	case r.Mirror:
-		mirror = ", duplicate replay"
-	}
-	attempt := ""
-	if r.Attempt > 0 {
-		attempt = fmt.Sprintf(" (redeal %d)", r.Attempt)
-	}
-	fmt.Fprintf(w, "match %s, game %d%s, deal %d%s, dealer %s   [%s]\n", r.Match, r.Game, mirror, r.Deal, attempt, r.Dealer, d.where)
-	setup, err := r.Setup()
-	if err != nil {
-		fmt.Fprintf(w, "  cannot read the deal: %v\n", err)
-		return
-	}
-	seating, _ := r.Seating() // checked by Setup
-	for i, name := range r.Seats[:seating.Table] {
-		hand := "(sits out)"
-		if ds := seating.DealSeat(protocol.Seat(i)); ds != protocol.NoSeat {
-			hand = st.hand(setup.Hands[ds])
-		}
-		fmt.Fprintf(w, "  %s %-14s %s\n", protocol.Seat(i), name, hand)
-	}
-	if setup.Skart != 0 {
-		fmt.Fprintf(w, "  skart: %s\n", st.hand(setup.Skart))
-	}
-	if len(r.Pile) > 0 {
-		fmt.Fprintf(w, "  pile: %s\n", strings.Join(r.Pile, " "))
-	}
-	deal, err := rules.NewDeal(&r.Rules, setup)
-	var bids []string
-	var trick []string
-	tricksShown := 0
-	showTricks := func() {
-		if deal == nil {
-			return
-		}
-		for _, t := range deal.Tricks()[tricksShown:] {
-			tricksShown++
-			var cards []string
-			for i := range t.N {
-				cards = append(cards, seating.TableSeat(t.Seat(i, r.Rules.Players)).String()+" "+st.card(t.Cards[i]))
-			}
-			roem := ""
-			if t.Scored > 0 {
-				roem = fmt.Sprintf(", roem %d", t.Scored)
-			}
-			arrow := "->"
-			if st.symbols {
-				arrow = "→"
-			}
-			fmt.Fprintf(w, "  trick %d: %s  %s %s wins %d%s\n", tricksShown, strings.Join(cards, ", "), arrow, seating.TableSeat(t.Winner), t.Points, roem)
-			trick = trick[:0]
-		}
-	}
-	for i, a := range r.Actions {
-		switch {
-		case a.Bid != "":
-			bid := a.Bid
-			if su, err := protocol.ParseSuit(bid); err == nil {
-				bid = st.suit(su)
-			}
-			bids = append(bids, a.Seat+" "+bid)
-		case a.Card != "":
-			if len(bids) > 0 {
-				fmt.Fprintf(w, "  bids: %s\n", strings.Join(bids, ", "))
-				bids = nil
-			}
-			trick = append(trick, a.Card)
-		case a.Discard != "":
-			if len(bids) > 0 {
-				fmt.Fprintf(w, "  bids: %s\n", strings.Join(bids, ", "))
-				bids = nil
-			}
-			fmt.Fprintf(w, "  %s takes the skart and discards %s\n", a.Seat, a.Discard)
-		}
-		if err == nil && deal != nil {
-			if aerr := a.Apply(deal, seating); aerr != nil {
-				fmt.Fprintf(w, "  action %d (%s) is not legal here: %v\n", i+1, a.Seat, aerr)
-				deal = nil
-			}
-		}
-		showTricks()
-	}
-	if len(bids) > 0 {
-		fmt.Fprintf(w, "  bids: %s\n", strings.Join(bids, ", "))
-	}
-	if len(trick) > 0 {
-		fmt.Fprintf(w, "  unfinished trick: %s\n", strings.Join(trick, " "))
-	}
-	res := r.Result
-	fmt.Fprintf(w, "  result: %s", res.Outcome)
-	if res.Trump != "" {
-		ts, _ := protocol.ParseSuit(res.Trump)
-		fmt.Fprintf(w, ", trump %s by %s", st.suit(ts), res.Maker)
-	}
-	if res.Pit != "" {
-		fmt.Fprintf(w, ", pit by %s", res.Pit)
-	}
-	if res.Offender != "" {
-		fmt.Fprintf(w, ", offender %s", res.Offender)
-	}
-	fmt.Fprintln(w)
-	if n := len(res.Score); n >= 2 && len(res.Cards) == n && len(res.Roem) == n {
-		names := []string{"NS", "EW"}
-		if r.Rules.Players == 3 {
-			names = []string{"N", "E", "S", "W"}[:min(n, 4)]
-		}
-		var parts []string
-		for i, name := range names {
-			parts = append(parts, fmt.Sprintf("%s %d (cards %d + roem %d)", name, res.Score[i], res.Cards[i], res.Roem[i]))
-		}
-		fmt.Fprintf(w, "  score   %s\n", strings.Join(parts, "   "))
-	}
-	for _, x := range r.Rejected {
-		fmt.Fprintf(w, "  rejected: %s (%s) decision %d (%s) %s: %s\n", x.Seat, x.Bot, x.Decision, x.Request, x.Kind, x.Detail)
-	}
-	for _, f := range r.Faults {
-		fmt.Fprintf(w, "  fault: %s (%s) %s: %s\n", f.Seat, f.Bot, f.Kind, f.Detail)
-	}
+	return textview.Style{Symbols: tty, Colour: tty && os.Getenv("NO_COLOR") == ""}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klaverjas-arena/arena/arena/view"
+	"github.com/klaverjas-arena/arena/arena/view/textview"
 	"github.com/klaverjas-arena/arena/referee"
 )
 
@@ -121,7 +123,7 @@ func FuzzReadLog(f *testing.F) {
 				t.Fatalf("accepted %+v", e.rec)
 			}
 			_ = e.rec.Verify()
-			printReplay(io.Discard, &located{where: "fuzz", rec: e.rec}, cardStyle{symbols: true, colour: true})
+			textview.Replay(io.Discard, view.DealFromRecord(&e.rec, "fuzz"), textview.Style{Symbols: true, Colour: true})
 			recs = append(recs, e.rec)
 		}
 		referee.VerifyMatch(recs, false)
@@ -139,7 +141,7 @@ func TestStandingsOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tab standingsTable
+	var tab view.Standings
 	if err := json.Unmarshal([]byte(out), &tab); err != nil {
 		t.Fatalf("%v:\n%s", err, out)
 	}
@@ -162,5 +164,37 @@ func TestStandingsOutput(t *testing.T) {
 	}
 	if _, _, err := runArena(t, "standings", "--db", db, "--anchor", "nobody=1"); err == nil || !strings.Contains(err.Error(), "--anchor") {
 		t.Errorf("bad anchor: %v", err)
+	}
+}
+
+// TestReadLogLines: the log reader takes UTF-8 names and CRLF line ends, reports an
+// over-long line with its number, and tells a torn last line from a bad complete one.
+func TestReadLogLines(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("view", "testdata", "four.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	first, second := lines[0], lines[1]
+	utf := strings.Replace(first, `"seats":["h"`, `"seats":["hé€"`, 1)
+	crlf := strings.TrimSuffix(second, "\n") + "\r\n"
+	entries, torn, err := readLog(strings.NewReader(utf+crlf), "x", io.Discard)
+	if err != nil || torn || len(entries) != 2 || entries[0].rec.Seats[0] != "hé€" || entries[1].line != 2 {
+		t.Fatalf("UTF-8 and CRLF: %v %v %+v", err, torn, entries)
+	}
+	long := first + strings.Repeat(" ", maxLogLine+1) + "\n" + second
+	if _, _, err := readLog(strings.NewReader(long), "x", io.Discard); err == nil || !strings.Contains(err.Error(), "x:2: line too long") {
+		t.Errorf("over-long line: %v", err)
+	}
+	var warn bytes.Buffer
+	cut := first + second[:100]
+	if entries, torn, err := readLog(strings.NewReader(cut), "x", &warn); err != nil || !torn || len(entries) != 1 || !strings.Contains(warn.String(), "x:2: torn last line") {
+		t.Errorf("torn: %v %v %d %q", err, torn, len(entries), warn.String())
+	}
+	if _, _, err := readLog(strings.NewReader(cut+"\n"), "x", io.Discard); err == nil || !strings.Contains(err.Error(), "x:2: not a deal record") {
+		t.Errorf("bad complete last line: %v", err)
+	}
+	if _, _, err := readLog(strings.NewReader(cut+"\n\n"), "x", io.Discard); err == nil || !strings.Contains(err.Error(), "x:2:") {
+		t.Errorf("bad line before an empty one: %v", err)
 	}
 }

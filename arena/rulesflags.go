@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/klaverjas-arena/arena/referee/rules"
+	"github.com/klaverjas-arena/arena/referee/rules/rulesfile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -52,9 +53,9 @@ func (rc rulesetConfig) build() (rules.Ruleset, error) {
 		if err != nil {
 			return rs, err
 		}
-		parse := rules.ParseTOML
+		parse := rulesfile.ParseTOML
 		if strings.HasSuffix(path, ".json") {
-			parse = rules.ParseJSON
+			parse = rulesfile.ParseJSON
 		}
 		if rs, err = parse(data); err != nil {
 			return rs, fmt.Errorf("%s: %w", path, err)

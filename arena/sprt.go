@@ -110,7 +110,7 @@ func (p *matchProgress) elo() (d, half float64, ok bool) {
 	if err != nil {
 		return 0, 0, false
 	}
-	return r.Elo[0] - r.Elo[1], 1.96 * r.DiffSE(0, 1), true
+	return r.Elo[0] - r.Elo[1], r.DiffHalfWidth95(0, 1), true
 }
 
 // report says what the test decided, in words about the two bots, and the estimate.

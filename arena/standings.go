@@ -1,19 +1,15 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
-	"strconv"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/klaverjas-arena/arena/arena/league"
-	"github.com/klaverjas-arena/arena/arena/rating"
 	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/arena/view"
+	"github.com/klaverjas-arena/arena/arena/view/textview"
 	"github.com/urfave/cli/v2"
 )
 
@@ -104,7 +100,10 @@ func showStandings(w io.Writer, db *store.DB, name string, opt standingsOptions)
 	if err != nil {
 		return err
 	}
-	return printStandings(w, name, t, opt)
+	if err := printStandings(w, name, t, opt); err != nil || opt.json {
+		return err
+	}
+	return printRanking(w, db, name)
 }
 
 // recomputeStandings prints the standings recomputed from the raw deals, and fails unless
@@ -130,169 +129,14 @@ func recomputeStandings(w io.Writer, db *store.DB, name string, opt standingsOpt
 	return nil
 }
 
-// standing is one bot's line.
-type standing struct {
-	Rank      int            `json:"rank"`
-	Bot       string         `json:"bot"`
-	Elo       *float64       `json:"elo"`      // points channel
-	CI95      *float64       `json:"ci95"`     // half-width of its 95% interval
-	GameElo   *float64       `json:"game_elo"` // game channel
-	GameCI95  *float64       `json:"game_ci95"`
-	Games     int            `json:"games"`
-	Deals     int            `json:"deals"`
-	Share     float64        `json:"points_share"`
-	Wins      int            `json:"wins"`
-	Draws     int            `json:"draws"`
-	Losses    int            `json:"losses"`
-	NatRate   float64        `json:"nat_rate"` // of the deals its team made trump
-	PitRate   float64        `json:"pit_rate"` // of its deals
-	Faults    map[string]int `json:"faults,omitempty"`
-	ratingIdx int
-}
-
-// standingsTable is what --json prints.
-type standingsTable struct {
-	League    string      `json:"league"`
-	Matches   int         `json:"matches"`
-	Deals     int         `json:"deals"`
-	Standings []standing  `json:"standings"`
-	Note      string      `json:"note,omitempty"` // why there are no ratings yet
-	LOS       [][]float64 `json:"los,omitempty"`  // in standings order
-}
-
-// computeStandings fits both channels and builds the table, best first.
-func computeStandings(name string, t *store.Totals, opt standingsOptions) (*standingsTable, error) {
-	tab := &standingsTable{League: name, Matches: t.Matches, Deals: t.Deals}
-	fitOpt := rating.Options{}
-	if opt.anchor != "" {
-		bot, value, ok := strings.Cut(opt.anchor, "=")
-		v, err := strconv.ParseFloat(value, 64)
-		idx := slices.IndexFunc(t.Bots, func(b store.BotTotals) bool { return b.Name == bot })
-		if !ok || err != nil || idx < 0 {
-			names := make([]string, len(t.Bots))
-			for i, b := range t.Bots {
-				names[i] = b.Name
-			}
-			return nil, fmt.Errorf("--anchor %q: want NAME=VALUE with NAME one of the league's bots: %s", opt.anchor, strings.Join(names, ", "))
-		}
-		fitOpt.Reference = &rating.Reference{Bot: idx, Elo: v}
-	}
-	st := &rating.Stats{Pairings: slices.Clone(t.Pairings)}
-	points, perr := rating.Fit(st, fitOpt)
-	fitOpt.Channel = rating.Games
-	games, gerr := rating.Fit(st, fitOpt)
-	if perr != nil {
-		tab.Note = "no ratings yet: " + perr.Error()
-		if errors.Is(perr, rating.ErrInvalidOptions) {
-			return nil, perr
-		}
-	}
-	for i, b := range t.Bots {
-		s := standing{Bot: b.Name, Games: b.Games, Deals: b.Deals, Wins: b.Wins, Draws: b.Draws, Losses: b.Losses, Faults: b.Faults, ratingIdx: i}
-		if all := b.PointsFor + b.PointsAgainst; all > 0 {
-			s.Share = float64(b.PointsFor) / float64(all)
-		}
-		if b.Made+b.Nat > 0 {
-			s.NatRate = float64(b.Nat) / float64(b.Made+b.Nat)
-		}
-		if b.Deals > 0 {
-			s.PitRate = float64(b.Pit) / float64(b.Deals)
-		}
-		if perr == nil && i < len(points.Elo) {
-			s.Elo, s.CI95 = ptr(points.Elo[i]), ptr(1.96*points.SE(i))
-		}
-		if gerr == nil && i < len(games.Elo) {
-			s.GameElo, s.GameCI95 = ptr(games.Elo[i]), ptr(1.96*games.SE(i))
-		}
-		tab.Standings = append(tab.Standings, s)
-	}
-	slices.SortStableFunc(tab.Standings, func(a, b standing) int {
-		if a.Elo != nil && b.Elo != nil && *a.Elo != *b.Elo {
-			return cmpDesc(*a.Elo, *b.Elo)
-		}
-		return cmpDesc(a.Share, b.Share)
-	})
-	for i := range tab.Standings {
-		tab.Standings[i].Rank = i + 1
-	}
-	if opt.los && perr == nil {
-		for _, a := range tab.Standings {
-			row := make([]float64, len(tab.Standings))
-			for j, b := range tab.Standings {
-				row[j] = points.LOS(a.ratingIdx, b.ratingIdx)
-			}
-			tab.LOS = append(tab.LOS, row)
-		}
-	}
-	return tab, nil
-}
-
-func cmpDesc(a, b float64) int {
-	switch {
-	case a > b:
-		return -1
-	case a < b:
-		return 1
-	}
-	return 0
-}
-
-func ptr(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
-}
-
+// printStandings computes and writes a league's standings (as JSON with opt.json).
 func printStandings(w io.Writer, name string, t *store.Totals, opt standingsOptions) error {
-	tab, err := computeStandings(name, t, opt)
+	tab, err := view.ComputeStandings(name, t, view.StandingsOptions{LOS: opt.los, Anchor: opt.anchor})
 	if err != nil {
 		return err
 	}
 	if opt.json {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(tab)
+		return textview.StandingsJSON(w, tab)
 	}
-	fmt.Fprintf(w, "league %s: %d matches, %d deals\n", name, tab.Matches, tab.Deals)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "rank\tbot\telo\t±95%\tgame elo\t±95%\tgames\tdeals\tpoints\tW-D-L\tnat\tpit\tfaults\t")
-	for _, s := range tab.Standings {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%.1f%%\t%d-%d-%d\t%.1f%%\t%.1f%%\t%s\t\n", s.Rank, s.Bot,
-			num(s.Elo, "%+.0f"), num(s.CI95, "%.0f"), num(s.GameElo, "%+.0f"), num(s.GameCI95, "%.0f"),
-			s.Games, s.Deals, 100*s.Share, s.Wins, s.Draws, s.Losses, 100*s.NatRate, 100*s.PitRate, faultList(s.Faults))
-	}
-	tw.Flush()
-	if tab.Note != "" {
-		fmt.Fprintln(w, tab.Note)
-	}
-	if len(tab.LOS) > 0 {
-		fmt.Fprintln(w, "\nlikelihood of superiority (row over column):")
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		header := "\t"
-		for _, s := range tab.Standings {
-			header += s.Bot + "\t"
-		}
-		fmt.Fprintln(tw, header)
-		for i, s := range tab.Standings {
-			line := s.Bot + "\t"
-			for j := range tab.Standings {
-				if i == j {
-					line += "-\t"
-					continue
-				}
-				line += fmt.Sprintf("%.1f%%\t", 100*tab.LOS[i][j])
-			}
-			fmt.Fprintln(tw, line)
-		}
-		tw.Flush()
-	}
-	return nil
-}
-
-func num(v *float64, format string) string {
-	if v == nil {
-		return "-"
-	}
-	return fmt.Sprintf(format, *v)
+	return textview.Standings(w, tab)
 }

@@ -31,7 +31,7 @@ func TestThreePlayerMatch(t *testing.T) {
 	for _, table := range []int{3, 4} {
 		t.Run(fmt.Sprint(table), func(t *testing.T) {
 			var log bytes.Buffer
-			res, err := Run(context.Background(), Config{ID: "three", Rules: rs, Games: 2, Duplicate: true, Seed: 5, Log: &log}, threeEntrants(table))
+			res, err := Run(context.Background(), Config{ID: "three", Rules: rs, Games: 2, Duplicate: true, Seed: 5, Records: NewLogWriter(&log)}, threeEntrants(table))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -208,7 +208,7 @@ func TestThreePlayerBadDiscard(t *testing.T) {
 			}}, err
 		}
 		var log bytes.Buffer
-		res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 3, Log: &log}, e)
+		res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 3, Records: NewLogWriter(&log)}, e)
 		if err != nil {
 			t.Fatal(err)
 		}

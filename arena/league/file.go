@@ -1,6 +1,6 @@
-// Package league runs leagues: the league file, the schedule (round robin or gauntlet,
-// every match one duplicate pair with its own seed), the concurrent runner that stores
-// every deal as it finishes, and progress reports.
+// Package league runs leagues: the league file, the plan of its matches (decided round by
+// round by its pairing format, every match one duplicate set with its own seed), the
+// concurrent runner that stores every deal as it finishes, and progress reports.
 package league
 
 import (
@@ -17,14 +17,10 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/klaverjas-arena/arena/arena/botdef"
 	"github.com/klaverjas-arena/arena/arena/confine"
+	"github.com/klaverjas-arena/arena/arena/league/pairing"
+	"github.com/klaverjas-arena/arena/arena/store"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/klaverjas-arena/arena/referee/rules"
-)
-
-// Formats.
-const (
-	RoundRobin = "round_robin"
-	Gauntlet   = "gauntlet"
 )
 
 // Bot is one entrant of a league: a [[bot]] entry, as in a bots file. Its dir is relative to
@@ -59,8 +55,8 @@ func (t Time) check() []error {
 // File is a league file:
 //
 //	name = "demo"                 # default: the file's name without .toml
-//	format = "round_robin"        # or "gauntlet" (with gauntlet = "BOT")
-//	games = 4                     # games per pairing; even: each duplicate pair is two games
+//	format = "round_robin"        # or "gauntlet" (with gauntlet = "BOT"), "swiss" (rounds = N), "knockout"
+//	games = 4                     # games per pairing (and round); even: each duplicate pair is two games
 //	seed = 1
 //	concurrency = 2               # default: one less than the CPUs, at least 1
 //	[rules]                       # a ruleset: preset and options (arena rules --list)
@@ -74,6 +70,7 @@ type File struct {
 	Name        string         `toml:"name"`
 	Format      string         `toml:"format"`
 	Gauntlet    string         `toml:"gauntlet"`
+	Rounds      int            `toml:"rounds"`
 	Games       int            `toml:"games"`
 	Seed        uint64         `toml:"seed"`
 	Concurrency int            `toml:"concurrency"`
@@ -83,7 +80,8 @@ type File struct {
 	Bots        []Bot          `toml:"bot"`
 	Sandbox     string         `toml:"sandbox"` // "on" (default) or "off"
 
-	SandboxOff bool `toml:"-"` // sandbox = "off": bots run unconfined
+	SandboxOff bool           `toml:"-"` // sandbox = "off": bots run unconfined
+	Pairing    pairing.Format `toml:"-"` // the format, which decides the matches
 
 	Path  string        `toml:"-"` // where it was read from
 	Hash  string        `toml:"-"` // SHA-256 of its bytes
@@ -116,7 +114,14 @@ const (
 )
 
 // Parse reads and checks a league file's text; path places relative bot directories.
-func Parse(data []byte, path string) (*File, error) {
+func Parse(data []byte, path string) (*File, error) { return parse(data, path, true) }
+
+// Stored returns the league file a stored league was started with (or last continued with
+// --force), without checking that its bots can run here: for reading the league anywhere.
+func Stored(l *store.League) (*File, error) { return parse([]byte(l.Config), l.File, false) }
+
+// parse reads a league file's text; runnable checks that its bots can run here.
+func parse(data []byte, path string, runnable bool) (*File, error) {
 	if len(data) > MaxFileSize {
 		return nil, fmt.Errorf("league file %s: %d bytes, at most %d", path, len(data), MaxFileSize)
 	}
@@ -156,7 +161,7 @@ func Parse(data []byte, path string) (*File, error) {
 		fail("%v", err)
 	}
 	if f.Format == "" {
-		f.Format = RoundRobin
+		f.Format = pairing.Formats[0]
 	}
 	if f.RulesMap == nil {
 		f.RulesMap = map[string]any{}
@@ -187,10 +192,13 @@ func Parse(data []byte, path string) (*File, error) {
 	if f.Games < 0 || f.Games%set != 0 || f.Games > MaxGames {
 		fail("games = %d: want a positive multiple of %d (every duplicate set is %d games), at most %d", f.Games, set, set, MaxGames)
 	}
+	// The pairing is made only from numbers within bounds: a schedule is as long as they say.
+	bounded := f.Games <= MaxGames && len(f.Bots) <= MaxBots
 	if len(f.Bots) > MaxBots {
 		fail("%d bots: at most %d", len(f.Bots), MaxBots)
 	} else if n := f.scheduleSize(); f.Games > 0 && f.Games <= MaxGames && n > MaxMatches {
 		fail("games = %d with %d bots makes %.0f matches: at most %d", f.Games, len(f.Bots), n, MaxMatches)
+		bounded = false
 	}
 	if f.Concurrency < 0 {
 		fail("concurrency = %d: want at least 1", f.Concurrency)
@@ -211,6 +219,12 @@ func Parse(data []byte, path string) (*File, error) {
 			fail("two bots are named %.40q", b.Name)
 		}
 		names[b.Name] = true
+		if !runnable {
+			if !filepath.IsAbs(b.Dir) {
+				f.Bots[i].Dir = filepath.Join(filepath.Dir(path), b.Dir)
+			}
+			continue
+		}
 		for _, err := range f.Bots[i].Check(filepath.Dir(path)) {
 			fail("%v", err)
 		}
@@ -218,37 +232,44 @@ func Parse(data []byte, path string) (*File, error) {
 	if f.SandboxOff, err = confine.ParseMode(f.Sandbox); err != nil {
 		fail("%v", err)
 	}
-	switch f.Format {
-	case RoundRobin:
-		if f.Gauntlet != "" {
-			fail("gauntlet = %q is only for format = \"gauntlet\"", f.Gauntlet)
-		}
-	case Gauntlet:
-		if !names[f.Gauntlet] {
-			fail("gauntlet = %.40q: want the name of one of the bots", f.Gauntlet)
-		}
-	default:
-		fail("format = %q: want %q or %q", f.Format, RoundRobin, Gauntlet)
+	sets := max(1, f.Games/set)
+	if !bounded {
+		sets = 1 // for the format's own checks only: the file is refused anyway
 	}
-	if need := f.matchBots(); len(f.Bots) < need {
-		fail("a league needs at least %d bots, has %d", need, len(f.Bots))
+	if len(f.Bots) > MaxBots {
+		return &f, errors.Join(errs...)
+	}
+	if f.Pairing, err = pairing.New(f.Format, pairing.Config{Names: f.BotNames(), Size: f.matchBots(), Sets: sets,
+		Gauntlet: f.Gauntlet, Rounds: f.Rounds}); err != nil {
+		for _, e := range split(err) {
+			fail("%v", e)
+		}
 	}
 	return &f, errors.Join(errs...)
 }
 
-// scheduleSize is how many matches the schedule has, computed without making it: the
-// pairings (every set of matchBots bots; a gauntlet's only those with the gauntlet bot)
-// times the duplicate sets per pairing.
+// scheduleSize bounds how many matches the schedule of a round robin or a gauntlet has,
+// computed without making it: the pairings (every set of matchBots bots; a gauntlet's only
+// those with the gauntlet bot) times the duplicate sets per pairing. Swiss and knockout play
+// fewer pairings than a round robin, so its count bounds theirs too.
 func (f *File) scheduleSize() float64 {
 	n, k := float64(len(f.Bots)), f.matchBots()
 	pairings := 1.0
 	for i := range k {
 		pairings *= (n - float64(i)) / float64(i+1)
 	}
-	if f.Format == Gauntlet && n > 0 {
+	if f.Format == "gauntlet" && n > 0 {
 		pairings = pairings * float64(k) / n // the share of k-subsets holding one given bot
 	}
 	return max(pairings, 0) * float64(f.Games/f.SetGames())
+}
+
+// split returns the errors an errors.Join holds, or err alone.
+func split(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
 
 // DefaultConcurrency is the number of matches run at once when the file does not say: one

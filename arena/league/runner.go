@@ -7,11 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/klaverjas-arena/arena/arena/store"
@@ -19,6 +17,20 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/sync/errgroup"
 )
+
+// Observer is told how a run goes, for a progress display (view.Progress and the
+// terminal's and web's displays of it). Its methods are called from the run's goroutines.
+type Observer interface {
+	// Started is called once before any match: total matches in the schedule, done of
+	// them before this run, and the totals over those.
+	Started(total, done int, t *store.Totals)
+	// DealStored is called for every deal stored.
+	DealStored()
+	// MatchDone is called for every finished match, with the league totals after it.
+	MatchDone(t *store.Totals)
+	// Stopped is called once when the run ends, whatever the reason.
+	Stopped()
+}
 
 // ErrFinished is returned by Prepare for a league whose every match is done.
 var ErrFinished = errors.New("league is finished")
@@ -60,7 +72,7 @@ type Runner struct {
 	// Pin, if set, is called in the goroutine that referees a match on slot; it returns
 	// the function that undoes it.
 	Pin      func(slot int) func()
-	Progress *Progress // may be nil
+	Progress Observer // may be nil
 	// Snapshot, if set, is a file the totals are written to (atomically) after every
 	// finished match, so that standings can be shown while the league holds the database.
 	Snapshot string
@@ -69,23 +81,24 @@ type Runner struct {
 	// Unkeyed is set by Prepare for a league started before deal keys: it keeps dealing
 	// from the seed alone, so that a league is keyed for all of its matches or for none.
 	Unkeyed bool
+	// Done is set by Prepare: the matches already done.
+	Done int
 
 	dealKey []byte
 
 	league      *store.League
-	schedule    []Scheduled
 	snapMu      sync.Mutex
 	snapMatches int
 }
 
 // Prepare creates the league in the store, with its deal key, or checks that the stored one
-// is the same league, and returns it with the matches still to play.
+// is the same league, and returns it with the matches of the current round still to play
+// (the whole league for a format whose matches do not depend on results).
 func (r *Runner) Prepare() (*store.League, []Scheduled, error) {
 	f := r.File
 	if r.Key != nil && len(r.Key) != referee.KeySize {
 		return nil, nil, fmt.Errorf("a deal key of %d bytes: it must have %d", len(r.Key), referee.KeySize)
 	}
-	r.schedule = f.Schedule()
 	l, err := r.DB.League(f.Name)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -97,31 +110,31 @@ func (r *Runner) Prepare() (*store.League, []Scheduled, error) {
 		return nil, nil, err
 	}
 	r.league = l
-	stored, err := r.DB.Matches(f.Name)
+	plan, err := r.plan()
 	if err != nil {
 		return nil, nil, err
 	}
-	done := map[int]bool{}
-	for _, m := range stored {
-		done[m.Index] = m.Done
-	}
-	var todo []Scheduled
-	for _, s := range r.schedule {
-		if !done[s.Index] {
-			todo = append(todo, s)
-		}
-	}
-	if len(todo) == 0 {
+	r.Done = plan.Done
+	if len(plan.Todo) == 0 {
 		return l, nil, ErrFinished
 	}
-	return l, todo, nil
+	return l, plan.Todo, nil
+}
+
+// plan decides the league's matches from the ones stored.
+func (r *Runner) plan() (*Plan, error) {
+	stored, err := r.DB.Matches(r.File.Name)
+	if err != nil {
+		return nil, err
+	}
+	return r.File.Plan(stored)
 }
 
 // create stores a new league with its bots and its deal key: the one given, or a fresh one.
 func (r *Runner) create() (*store.League, error) {
 	f := r.File
 	l := &store.League{Name: f.Name, File: f.Path, Hash: f.Hash, Config: f.Text, Rules: f.Rules, Bots: f.BotNames(),
-		Matches: len(r.schedule), Created: time.Now().UTC()}
+		Matches: f.Pairing.Matches(), Created: time.Now().UTC()}
 	for _, b := range f.Bots {
 		if err := r.DB.PutBot(b.Name, b); err != nil {
 			return nil, err
@@ -161,14 +174,15 @@ func (r *Runner) resume(l *store.League) error {
 		return &ChangedError{Name: f.Name, File: f.Path, OldHash: l.Hash, NewHash: f.Hash}
 	}
 	l.Forced = append(l.Forced, store.Forced{At: time.Now().UTC(), OldHash: l.Hash, NewHash: f.Hash})
-	l.Hash, l.Config, l.File, l.Rules, l.Matches = f.Hash, f.Text, f.Path, f.Rules, len(r.schedule)
+	l.Hash, l.Config, l.File, l.Rules, l.Matches = f.Hash, f.Text, f.Path, f.Rules, f.Pairing.Matches()
 	l.Finished = time.Time{}
 	r.Forced = true
 	return r.DB.PutLeague(l)
 }
 
-// Run plays the matches Prepare returned. It returns ErrInterrupted (wrapped) if ctx
-// was cancelled; whatever finished is stored either way.
+// Run plays the matches Prepare returned and then every later round: when a round is done,
+// the format decides the next from the stored results. It returns ErrInterrupted (wrapped)
+// if ctx was cancelled; whatever finished is stored either way.
 func (r *Runner) Run(ctx context.Context, todo []Scheduled) error {
 	f := r.File
 	totals, err := r.DB.Totals(f.Name)
@@ -177,10 +191,26 @@ func (r *Runner) Run(ctx context.Context, todo []Scheduled) error {
 	}
 	p := r.Progress
 	if p != nil {
-		p.start(len(r.schedule), len(r.schedule)-len(todo), totals)
-		defer p.stop()
+		p.Started(f.Pairing.Matches(), r.Done, totals)
+		defer p.Stopped()
 	}
-	conc := max(1, min(f.Concurrency, len(todo)))
+	for len(todo) > 0 {
+		if err := r.playRound(ctx, todo); err != nil {
+			return err
+		}
+		plan, err := r.plan()
+		if err != nil {
+			return err
+		}
+		todo = plan.Todo
+	}
+	r.league.Finished = time.Now().UTC()
+	return r.DB.PutLeague(r.league)
+}
+
+// playRound plays the given matches, several at once.
+func (r *Runner) playRound(ctx context.Context, todo []Scheduled) error {
+	conc := max(1, min(r.File.Concurrency, len(todo)))
 	slots := make(chan int, conc)
 	for i := range conc {
 		slots <- i
@@ -197,15 +227,11 @@ func (r *Runner) Run(ctx context.Context, todo []Scheduled) error {
 			return r.play(gctx, slot, s)
 		})
 	}
-	err = g.Wait()
+	err := g.Wait()
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
 	}
-	if err != nil {
-		return err
-	}
-	r.league.Finished = time.Now().UTC()
-	return r.DB.PutLeague(r.league)
+	return err
 }
 
 // play referees one match and stores it.
@@ -217,9 +243,9 @@ func (r *Runner) play(ctx context.Context, slot int, s Scheduled) error {
 	if err := r.DB.StartMatch(r.File.Name, &rec); err != nil {
 		return err
 	}
-	log := &dealLog{ctx: ctx, db: r.DB, league: r.File.Name, match: s.Index, progress: r.Progress}
+	deals := &dealStore{ctx: ctx, db: r.DB, league: r.File.Name, match: s.Index, progress: r.Progress}
 	cfg := referee.Config{ID: s.ID, Rules: r.File.Rules, Games: 1, Duplicate: true, Seed: s.Seed, Key: r.dealKey,
-		Time: r.File.TimeControl(s.Bots...), MaxFaults: r.File.MaxFaults, Log: log,
+		Time: r.File.TimeControl(s.Bots...), MaxFaults: r.File.MaxFaults, Records: deals,
 		Logger: r.Logger.With().Str("match", s.ID).Logger().Hook(quietWhenDone{ctx})}
 	if _, err := referee.Run(ctx, cfg, r.Entrants(slot, s.Seats())); err != nil {
 		if ctx.Err() != nil {
@@ -232,7 +258,7 @@ func (r *Runner) play(ctx context.Context, slot int, s Scheduled) error {
 		return fmt.Errorf("match %s: %w", s.ID, err)
 	}
 	if r.Progress != nil {
-		r.Progress.matchDone(totals)
+		r.Progress.MatchDone(totals)
 	}
 	if r.Snapshot != "" {
 		r.writeSnapshot(totals)
@@ -280,30 +306,27 @@ func ReadSnapshot(path string) (*Snapshot, error) {
 	return &s, nil
 }
 
-// dealLog is the referee's log writer: every line is one finished deal, stored at once.
-type dealLog struct {
+// dealStore is the referee's consumer of a league match's deals: each is stored at once.
+type dealStore struct {
 	ctx      context.Context
 	db       *store.DB
 	league   string
 	match    int
-	progress *Progress
+	progress Observer
 }
 
-func (d *dealLog) Write(p []byte) (int, error) {
+// Deal stores the record.
+func (d *dealStore) Deal(rec *referee.DealRecord) error {
 	if err := d.ctx.Err(); err != nil {
-		return 0, err // a deal cut short by the stop: the match is replayed on resume
+		return err // a deal cut short by the stop: the match is replayed on resume
 	}
-	var rec referee.DealRecord
-	if err := json.Unmarshal(p, &rec); err != nil {
-		return 0, fmt.Errorf("deal record: %w", err)
-	}
-	if err := d.db.PutDeal(d.league, d.match, &rec); err != nil {
-		return 0, err
+	if err := d.db.PutDeal(d.league, d.match, rec); err != nil {
+		return err
 	}
 	if d.progress != nil {
-		d.progress.deals.Add(1)
+		d.progress.DealStored()
 	}
-	return len(p), nil
+	return nil
 }
 
 // quietWhenDone drops the referee's warnings about bots killed because the league stops.
@@ -313,106 +336,4 @@ func (q quietWhenDone) Run(e *zerolog.Event, _ zerolog.Level, _ string) {
 	if q.ctx.Err() != nil {
 		e.Discard()
 	}
-}
-
-// Progress reports a running league: a live status line on a terminal, plain lines
-// every Every otherwise, and the standings every StandingsEvery matches.
-type Progress struct {
-	Out            io.Writer
-	Live           bool          // a terminal: rewrite one status line
-	Every          time.Duration // plain lines; default 30 s (1 s when Live)
-	StandingsEvery int           // 0: never
-	Standings      func(w io.Writer, t *store.Totals)
-
-	deals   atomic.Int64
-	mu      sync.Mutex
-	total   int
-	done    int
-	before  int // matches done before this run
-	started time.Time
-	totals  *store.Totals
-	quit    chan struct{}
-	wg      sync.WaitGroup
-}
-
-func (p *Progress) start(total, done int, t *store.Totals) {
-	p.total, p.done, p.before, p.totals, p.started = total, done, done, t, time.Now()
-	every := p.Every
-	if every <= 0 {
-		every = 30 * time.Second
-		if p.Live {
-			every = time.Second
-		}
-	}
-	p.quit = make(chan struct{})
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		tick := time.NewTicker(every)
-		defer tick.Stop()
-		for {
-			select {
-			case <-p.quit:
-				return
-			case <-tick.C:
-				p.mu.Lock()
-				p.line()
-				p.mu.Unlock()
-			}
-		}
-	}()
-}
-
-func (p *Progress) stop() {
-	close(p.quit)
-	p.wg.Wait()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.line()
-	if p.Live {
-		fmt.Fprintln(p.Out)
-	}
-}
-
-func (p *Progress) matchDone(t *store.Totals) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.done++
-	p.totals = t
-	if p.StandingsEvery > 0 && p.Standings != nil && (p.done-p.before)%p.StandingsEvery == 0 && p.done < p.total {
-		if p.Live {
-			fmt.Fprint(p.Out, "\r\033[K")
-		}
-		p.Standings(p.Out, t)
-	}
-}
-
-// line writes the status: matches done, deals per second, ETA, leader.
-func (p *Progress) line() {
-	elapsed := time.Since(p.started)
-	rate := float64(p.deals.Load()) / elapsed.Seconds()
-	eta := "-"
-	if n := p.done - p.before; n > 0 {
-		left := time.Duration(float64(elapsed) / float64(n) * float64(p.total-p.done))
-		eta = left.Round(time.Second).String()
-	}
-	text := fmt.Sprintf("matches %d/%d  %.0f deals/s  ETA %s  leader %s", p.done, p.total, rate, eta, leader(p.totals))
-	if p.Live {
-		fmt.Fprintf(p.Out, "\r\033[K%s", text)
-		return
-	}
-	fmt.Fprintf(p.Out, "%s %s\n", time.Now().Format("15:04:05"), text)
-}
-
-// leader is the bot with the best points share so far.
-func leader(t *store.Totals) string {
-	best, name := -1.0, "-"
-	for _, b := range t.Bots {
-		if all := b.PointsFor + b.PointsAgainst; all > 0 {
-			if s := float64(b.PointsFor) / float64(all); s > best {
-				best, name = s, fmt.Sprintf("%s (%.1f%%)", b.Name, 100*s)
-			}
-		}
-	}
-	return name
 }

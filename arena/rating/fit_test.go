@@ -193,4 +193,10 @@ func TestRatings_LOSMatrix(t *testing.T) {
 	if math.Abs((hi-lo)/2-1.959963984540054*r.SE(1)) > 1e-9 || math.Abs((hi+lo)/2-r.Elo[1]) > 1e-9 {
 		t.Errorf("Interval(1) = [%v, %v] for %v ± %v", lo, hi, r.Elo[1], r.SE(1))
 	}
+	if h := r.HalfWidth95(1); math.Abs(h-(hi-lo)/2) > 1e-9 {
+		t.Errorf("HalfWidth95(1) = %v, want %v", h, (hi-lo)/2)
+	}
+	if h, want := r.DiffHalfWidth95(0, 1), 1.959963984540054*r.DiffSE(0, 1); h <= 0 || math.Abs(h-want) > 1e-9 {
+		t.Errorf("DiffHalfWidth95(0, 1) = %v, want %v", h, want)
+	}
 }

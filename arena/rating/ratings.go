@@ -51,10 +51,16 @@ func (r *Ratings) SE(i int) float64 {
 	return math.Sqrt(r.Cov[i*len(r.Elo)+i])
 }
 
+// HalfWidth95 returns the half-width of the 95% confidence interval of bot i's rating,
+// from the cluster-robust standard error: the "±" beside a rating.
+func (r *Ratings) HalfWidth95(i int) float64 {
+	return z95 * r.SE(i)
+}
+
 // Interval returns the 95% confidence interval of bot i's rating, from the
 // cluster-robust standard error.
 func (r *Ratings) Interval(i int) (lo, hi float64) {
-	h := z95 * r.SE(i)
+	h := r.HalfWidth95(i)
 	return r.Elo[i] - h, r.Elo[i] + h
 }
 
@@ -63,6 +69,11 @@ func (r *Ratings) Interval(i int) (lo, hi float64) {
 func (r *Ratings) DiffSE(i, j int) float64 {
 	n := len(r.Elo)
 	return math.Sqrt(max(0, r.Cov[i*n+i]+r.Cov[j*n+j]-2*r.Cov[i*n+j]))
+}
+
+// DiffHalfWidth95 returns the half-width of the 95% confidence interval of r_i − r_j.
+func (r *Ratings) DiffHalfWidth95(i, j int) float64 {
+	return z95 * r.DiffSE(i, j)
 }
 
 // LOS returns the likelihood of superiority of bot i over bot j,

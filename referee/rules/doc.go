@@ -1,7 +1,10 @@
-// Package rules is the Klaverjas engine: the cards and their ranks and values under trumps,
-// a Ruleset (every option of RULES.md §9, with its presets), a Deal that takes the bids,
-// discards, cards and roem claims of one deal in turn and refuses an illegal one with a
-// typed error, the roem of a trick, the scoring of a deal (RULES.md §7, the three-player game
-// §11) and a Game of deals to its end. It is pure and deterministic: no processes, no clock,
-// and randomness only from a caller's source.
+// Package rules is the Klaverjas rules engine: the ruleset (every option of RULES.md §9 and
+// its presets), dealing, bidding (every trump-choosing procedure), legal cards under each
+// play rule, tricks, roem, scoring, and a game of deals to its end. A Deal is driven one
+// decision at a time (Bid, Play, Claim, Discard) and refuses anything illegal; it knows no
+// bots, clocks or files.
+//
+// The engine reads no file format: a ruleset is built from a Preset, Set with option
+// notation, or FromMap with the values a decoder produced. Package rulesfile, below it,
+// reads and writes rulesets as TOML and JSON.
 package rules
