@@ -45,7 +45,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var sig interrupted
 	if errors.As(context.Cause(ctx), &sig) {
 		if err != nil {
-			fmt.Fprintln(stderr, "arena:", err)
+			fmt.Fprintln(stderr, withPrefix(err.Error()))
 		}
 		return exitSignalBase + int(sig.Signal)
 	}
@@ -62,20 +62,28 @@ func exitStatus(stderr io.Writer, err error) int {
 	if err == nil {
 		return 0
 	}
+	status := 1
 	var usage usageError
 	var coder cli.ExitCoder
 	switch {
 	case errors.As(err, &usage):
-		fmt.Fprintln(stderr, err) // it names the command
-		return exitUsage
+		status = exitUsage
 	case errors.As(err, &coder):
-		if msg := err.Error(); msg != "" {
-			fmt.Fprintln(stderr, "arena:", msg)
-		}
-		return coder.ExitCode()
+		status = coder.ExitCode()
 	}
-	fmt.Fprintln(stderr, "arena:", err)
-	return 1
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintln(stderr, withPrefix(msg))
+	}
+	return status
+}
+
+// withPrefix starts an error message with "arena: ", unless it names its command already
+// ("arena match: ...").
+func withPrefix(msg string) string {
+	if strings.HasPrefix(msg, "arena ") || strings.HasPrefix(msg, "arena: ") {
+		return msg
+	}
+	return "arena: " + msg
 }
 
 // usageError is a mistake in the command line: the arena prints it in one line that starts
@@ -106,8 +114,12 @@ func newApp(out, errOut io.Writer) *cli.App {
 			leagueCommand(),
 			standingsCommand(),
 			replayCommand(),
+			askCommand(),
+			playCommand(),
 			exportCommand(),
 			keygenCommand(),
+			mergeCommand(),
+			slurmCommand(),
 			versionCommand(),
 			completionCommand(),
 		},

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/klaverjas-arena/arena/arena/confine"
 	"github.com/klaverjas-arena/arena/arena/league"
@@ -46,6 +47,7 @@ func leagueCommand() *cli.Command {
 			&cli.IntFlag{Name: "standings-every", Usage: "print the standings every `N` matches", DefaultText: "only at the end"},
 			&cli.DurationFlag{Name: "progress-every", Usage: "interval of the plain progress lines when not on a terminal", DefaultText: "30s"},
 			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement: shared (each match's referee and bots on one CPU), spread or none"},
+			&cli.StringFlag{Name: "shard", Usage: "play only shard `I/N` of the league's matches into this database (with --key; arena merge joins the shards)"},
 		}, verbosityFlags()...),
 		Action: runLeague,
 	}
@@ -78,6 +80,17 @@ func runLeague(c *cli.Context) error {
 	if err != nil {
 		errs = append(errs, err)
 	}
+	var shard *league.Shard
+	if c.IsSet("shard") {
+		s, err := league.ParseShard(c.String("shard"))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--shard: %w", err))
+		}
+		if key == nil {
+			errs = append(errs, errors.New("--shard needs --key KEYFILE (arena keygen): every shard must deal with the same key"))
+		}
+		shard = &s
+	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
@@ -86,7 +99,7 @@ func runLeague(c *cli.Context) error {
 	if err := policy.Check(); err != nil {
 		return err
 	}
-	policy.Hide = append(policy.Hide, dbPath, snapshotPath(dbPath), dbPath+".holder", path, c.String("key"))
+	policy.Hide = append(policy.Hide, dbPath, snapshotPath(dbPath), dbPath+".holder", store.CopyPath(dbPath), store.CopyPath(dbPath)+".tmp", path, c.String("key"))
 	for _, b := range f.Bots {
 		policy.Hide = append(policy.Hide, b.Stderr)
 	}
@@ -114,7 +127,7 @@ func runLeague(c *cli.Context) error {
 		return p
 	}
 	r := &league.Runner{
-		File: f, DB: db, Force: c.Bool("force"), Key: key, Logger: log, Snapshot: snapshotPath(dbPath),
+		File: f, DB: db, Force: c.Bool("force"), Key: key, Logger: log, Snapshot: snapshotPath(dbPath), Shard: shard,
 		Entrants: func(slot int, seats []int) []referee.Entrant {
 			es := make([]referee.Entrant, len(seats))
 			for i, b := range seats {
@@ -131,6 +144,9 @@ func runLeague(c *cli.Context) error {
 				_ = printStandings(w, f.Name, t, standingsOptions{})
 				fmt.Fprintln(w)
 			}},
+	}
+	if shard != nil {
+		r.Copy, r.CopyEvery = store.CopyPath(dbPath), 10*time.Second
 	}
 	l, todo, err := r.Prepare()
 	switch {
@@ -150,10 +166,29 @@ func runLeague(c *cli.Context) error {
 	if r.Forced {
 		fmt.Fprintf(out, "note: the league file changed since the league started; continuing with it (--force, recorded)\n")
 	}
-	fmt.Fprintf(out, "league %s: %d matches%s, %d at once, database %s\n", l.Name, l.Matches, resumed, min(f.Concurrency, len(todo)), dbPath)
+	part := ""
+	if shard != nil {
+		part = fmt.Sprintf(" (shard %v)", shard)
+	}
+	fmt.Fprintf(out, "league %s%s: %d matches%s, %d at once, database %s\n", l.Name, part, l.Matches, resumed, min(f.Concurrency, len(todo)), dbPath)
 	fmt.Fprintf(out, "isolation: %s\n", policy.Describe())
+	if shard != nil {
+		starters := map[string]referee.Starter{}
+		for _, s := range todo {
+			for _, b := range s.Bots {
+				starters[f.Bots[b].Name] = procStarter(f.Bots[b], nil, policy, log)
+			}
+		}
+		if err := checkBotsStart(c.Context, starters, f.Time.Startup); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "every bot of the shard starts on this node (%d)\n", len(starters))
+	}
 	err = r.Run(c.Context, todo)
 	_ = os.Remove(r.Snapshot)
+	if r.Copy != "" {
+		_ = os.Remove(r.Copy) // the database itself is free to read now
+	}
 	if errors.Is(err, league.ErrInterrupted) {
 		msg := fmt.Sprintf("stopped: every finished deal is stored in %s; to resume, run the same command again:\n  arena league %s%s",
 			dbPath, dbArg(c), path)

@@ -45,6 +45,13 @@ func newVerbosity(quiet, verbose bool) (verbosity, error) {
 	return v, nil
 }
 
+// defaultLogLevel is the log level of a command without --quiet and --verbose:
+// ARENA_LOG_LEVEL, default warn.
+func defaultLogLevel() zerolog.Level {
+	v, _ := newVerbosity(false, false)
+	return v.level
+}
+
 // logger returns the arena's logger: human-readable lines on w at the given level, in colour
 // only on a terminal and without NO_COLOR.
 func logger(w io.Writer, level zerolog.Level) zerolog.Logger {

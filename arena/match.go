@@ -50,6 +50,7 @@ func matchCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-faults", Value: 3, Usage: "faults after which a bot is not restarted in this match"},
 			&cli.StringFlag{Name: "log", Usage: "append every deal to this JSON-lines `FILE` (spec.md §12)"},
 			&cli.StringFlag{Name: "trace", Usage: "write every protocol line to and from every bot to `FILE` (replacing what it held)"},
+			&cli.StringFlag{Name: traceDirFlag, Usage: "write each seat's protocol lines, to and from its bot, to `DIR`/SEAT-BOT.trace: a bot's own transcript"},
 			&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"},
 			&cli.StringFlag{Name: "sprt", Usage: "stop as soon as a sequential test decides: `elo0=X,elo1=Y[,alpha=A,beta=B,normalized]`; --games is then the most pairs to play"},
 			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement: shared (the referee and the four bots on one CPU: fastest, see BENCHMARKS.md), spread (bots over all CPUs) or none"},
@@ -101,6 +102,14 @@ func (p *matchPlan) run(ctx context.Context, out, errOut io.Writer) error {
 	}
 	if log != nil {
 		cfg.Records = referee.NewLogWriter(log)
+	}
+	if p.traceDir != "" {
+		traces, closeTraces, err := openSeatTraces(p.traceDir, botNames(p.bots))
+		if err != nil {
+			return err
+		}
+		defer closeTraces()
+		cfg.SeatTraces = traces
 	}
 	entrants := p.entrants(p.cpus, cfg)
 	for _, note := range p.notes {

@@ -31,6 +31,7 @@ type matchConfig struct {
 	MaxFaults   int
 	LogFile     string
 	TraceFile   string
+	TraceDir    string // --trace-dir: a trace file per seat in it
 	JSON        bool
 	SPRT        string // --sprt as typed
 	Affinity    string
@@ -58,6 +59,7 @@ func matchConfigFromFlags(c *cli.Context) matchConfig {
 		MaxFaults:   c.Int("max-faults"),
 		LogFile:     c.String("log"),
 		TraceFile:   c.String("trace"),
+		TraceDir:    c.String(traceDirFlag),
 		JSON:        c.Bool("json"),
 		SPRT:        c.String("sprt"),
 		Affinity:    c.String("affinity"),
@@ -79,6 +81,7 @@ type matchPlan struct {
 	notes     []string // for the user, before the match starts
 	logFile   string
 	traceFile string
+	traceDir  string
 	json      bool
 	verbosity verbosity
 	parallel  int // pairs at once
@@ -115,6 +118,7 @@ func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
 		bots:      seated,
 		logFile:   mc.LogFile,
 		traceFile: mc.TraceFile,
+		traceDir:  mc.TraceDir,
 		json:      mc.JSON,
 	}
 	p.verbosity, err = newVerbosity(mc.Quiet, mc.Verbose)
@@ -134,6 +138,8 @@ func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
 		fail(fmt.Errorf("--concurrency %d: want 1 to %d", mc.Concurrency, maxConcurrency))
 	} else if mc.Concurrency > 1 && mc.DealsFile != "" {
 		fail(errors.New("--concurrency: predefined deals (--deals) are played in order, one pair after another"))
+	} else if mc.Concurrency > 1 && (mc.TraceFile != "" || mc.TraceDir != "") {
+		fail(errors.New("--concurrency: a protocol trace (--trace, --trace-dir) follows one pair after another"))
 	}
 	if mc.MaxFaults < 1 {
 		fail(fmt.Errorf("--max-faults %d: must be at least 1", mc.MaxFaults))
@@ -158,11 +164,14 @@ func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
 			fail(errors.New("--sprt tests one bot against another: it is for the four-player game"))
 		}
 	}
+	if mc.TraceDir != "" {
+		fail(checkTraceDir(mc.TraceDir))
+	}
 	p.cpus, err = parsePlacement(mc.Affinity)
 	fail(err)
 	p.policy, err = sandboxPolicy(mc.Sandbox)
 	fail(err)
-	p.policy.Hide = append(p.policy.Hide, mc.LogFile, mc.TraceFile, mc.BotsFile, mc.KeyFile)
+	p.policy.Hide = append(p.policy.Hide, mc.LogFile, mc.TraceFile, mc.TraceDir, mc.BotsFile, mc.KeyFile)
 	for _, b := range seated {
 		if b.Stderr != "" {
 			p.policy.Hide = append(p.policy.Hide, b.Stderr)

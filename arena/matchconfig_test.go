@@ -1,9 +1,12 @@
 package main
 
 import (
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -46,9 +49,14 @@ func TestMatchConfigFromFlags(t *testing.T) {
 // one per line, and starts nothing.
 func TestMatchValidate_EveryProblemTogether(t *testing.T) {
 	dir := t.TempDir()
+	notADir := filepath.Join(dir, "file")
+	if err := os.WriteFile(notADir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	mc := parseMatch(t, "/no/such/bot", "'unclosed", "--games", "0", "--max-faults", "-1", "--time", "0s",
 		"--grace", "-1s", "--bank", "2h", "-o", "bidding=blind", "--affinity", "everywhere", "--sandbox", "maybe",
-		"--seat", "X=/bin/cat", "--deals", filepath.Join(dir, "nosuch.deals"), "--sprt", "elo0=1", "--duplicate=false")
+		"--seat", "X=/bin/cat", "--deals", filepath.Join(dir, "nosuch.deals"), "--sprt", "elo0=1", "--duplicate=false",
+		"--trace-dir", filepath.Join(notADir, "traces"))
 	_, err := mc.validate(dir)
 	if err == nil {
 		t.Fatal("accepted")
@@ -67,6 +75,7 @@ func TestMatchValidate_EveryProblemTogether(t *testing.T) {
 		"open " + filepath.Join(dir, "nosuch.deals") + ": no such file or directory",
 		`--sprt "elo0=1": elo0 and elo1 are required`,
 		"--sprt tests duplicate pairs: it needs --duplicate",
+		"--trace-dir " + filepath.Join(notADir, "traces") + ": " + notADir + " is not a directory",
 		`--affinity "everywhere": want shared, spread or none`,
 		"--sandbox: ",
 	}
@@ -123,5 +132,34 @@ func TestMatchValidate_Seating(t *testing.T) {
 	p, err := parseMatch(t, "c", "c", "--bots", bots, "--sandbox", "off").validate(dir)
 	if err != nil || len(p.notes) != 1 || !strings.Contains(p.notes[0], "bot c asks for 3s per decision") {
 		t.Errorf("a bot's own decision time: notes %q, %v", p.notes, err)
+	}
+}
+
+// TestMatchValidate_TraceDir: --trace-dir is read by matchConfigFromFlags, checked by
+// validate without creating anything (a directory to be made is fine, a file in the way is
+// not), and hidden from the bots.
+func TestMatchValidate_TraceDir(t *testing.T) {
+	dir := t.TempDir()
+	traces := filepath.Join(dir, "new", "traces")
+	mc := parseMatch(t, "/bin/cat", "/bin/cat", "--sandbox", "off", "--trace-dir", traces)
+	if mc.TraceDir != traces {
+		t.Fatalf("TraceDir %q, want %q", mc.TraceDir, traces)
+	}
+	p, err := mc.validate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.traceDir != traces || !slices.Contains(p.policy.Hide, traces) {
+		t.Errorf("plan: trace dir %q, hidden %q; want %q in both", p.traceDir, p.policy.Hide, traces)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("validate created the trace directory's parent: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "taken"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = parseMatch(t, "/bin/cat", "/bin/cat", "--sandbox", "off", "--trace-dir", filepath.Join(dir, "taken")).validate(dir)
+	if err == nil || !strings.Contains(err.Error(), "is not a directory") {
+		t.Errorf("a file as the trace directory: %v", err)
 	}
 }

@@ -48,6 +48,10 @@ type Config struct {
 	FirstPair int
 	Trace     io.Writer // protocol trace, every line to and from every bot (may be nil)
 	Logger    zerolog.Logger
+
+	// SeatTraces, per table seat, receive that seat's protocol lines alone: "< " and each
+	// line to the bot, "> " and each line from it (nil, or a nil entry: none).
+	SeatTraces []io.Writer
 }
 
 // RefusedError reports a bot that declined the ruleset at the handshake.
@@ -107,7 +111,7 @@ func Run(ctx context.Context, cfg Config, entrants []Entrant) (*Result, error) {
 	if cfg.MaxRetries == 0 {
 		cfg.MaxRetries = 3
 	}
-	m := &match{ctx: ctx, cfg: cfg, result: newResult(cfg, entrants), trace: newTracer(cfg.Trace), specs: &specCursor{specs: cfg.Deals}}
+	m := &match{ctx: ctx, cfg: cfg, result: newResult(cfg, entrants), trace: newTracer(cfg.Trace, cfg.SeatTraces), specs: &specCursor{specs: cfg.Deals}}
 	for i, e := range entrants {
 		m.seats = append(m.seats, &seat{pos: protocol.Seat(i), entrant: e, name: e.Name, stats: &m.result.Bots[i]})
 	}
@@ -176,7 +180,7 @@ func (m *match) playGame(pair, rotation, number int, firstDealer protocol.Seat) 
 	}
 	for _, s := range m.seats {
 		s.bank = m.cfg.Time.Bank
-		s.game = protocol.Game{Number: number, Seat: s.pos, DecisionMS: ms(m.cfg.Time.Decision), BankMS: ms(m.cfg.Time.Bank), IncrementMS: ms(m.cfg.Time.Increment)}
+		s.game = gameStart(number, s.pos, m.cfg.Time)
 		s.queue(&s.game)
 	}
 	sides := len(m.result.Sides)

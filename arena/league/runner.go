@@ -81,14 +81,24 @@ type Runner struct {
 	// Unkeyed is set by Prepare for a league started before deal keys: it keeps dealing
 	// from the seed alone, so that a league is keyed for all of its matches or for none.
 	Unkeyed bool
+	// Shard, if set, plays only that shard's matches (File.Shards) into this database.
+	Shard *Shard
+	// Copy, if set, is a file a consistent copy of the database is written to after a
+	// finished match (at most every CopyEvery), so that arena merge can read a running shard.
+	Copy      string
+	CopyEvery time.Duration
 	// Done is set by Prepare: the matches already done.
 	Done int
 
 	dealKey []byte
 
 	league      *store.League
+	mine        map[int]bool // a shard's matches, by index
+	total       int          // the matches this database plays
 	snapMu      sync.Mutex
 	snapMatches int
+	copyMu      sync.Mutex
+	copied      time.Time
 }
 
 // Prepare creates the league in the store, with its deal key, or checks that the stored one
@@ -98,6 +108,21 @@ func (r *Runner) Prepare() (*store.League, []Scheduled, error) {
 	f := r.File
 	if r.Key != nil && len(r.Key) != referee.KeySize {
 		return nil, nil, fmt.Errorf("a deal key of %d bytes: it must have %d", len(r.Key), referee.KeySize)
+	}
+	r.total = f.Pairing.Matches()
+	if r.Shard != nil {
+		if r.Key == nil {
+			return nil, nil, fmt.Errorf("league %s: --shard needs --key KEYFILE (arena keygen): every shard must deal with the same key", f.Name)
+		}
+		shards, err := f.Shards(r.Shard.N)
+		if err != nil {
+			return nil, nil, err
+		}
+		r.mine = map[int]bool{}
+		for _, s := range shards[r.Shard.I-1] {
+			r.mine[s.Index] = true
+		}
+		r.total = len(r.mine)
 	}
 	l, err := r.DB.League(f.Name)
 	switch {
@@ -127,14 +152,32 @@ func (r *Runner) plan() (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.File.Plan(stored)
+	p, err := r.File.Plan(stored)
+	if err != nil || r.mine == nil {
+		return p, err
+	}
+	p.Todo = slices.DeleteFunc(p.Todo, func(s Scheduled) bool { return !r.mine[s.Index] })
+	for _, m := range stored {
+		if !r.mine[m.Index] {
+			return nil, fmt.Errorf("league %s: match %s is stored in this database of shard %v, but belongs to another shard", r.File.Name, m.ID, r.Shard)
+		}
+	}
+	return p, nil
+}
+
+// shardName is what the league record says of the shard this database plays.
+func (r *Runner) shardName() string {
+	if r.Shard == nil {
+		return ""
+	}
+	return r.Shard.String()
 }
 
 // create stores a new league with its bots and its deal key: the one given, or a fresh one.
 func (r *Runner) create() (*store.League, error) {
 	f := r.File
 	l := &store.League{Name: f.Name, File: f.Path, Hash: f.Hash, Config: f.Text, Rules: f.Rules, Bots: f.BotNames(),
-		Matches: f.Pairing.Matches(), Created: time.Now().UTC()}
+		Matches: r.total, Shard: r.shardName(), Created: time.Now().UTC()}
 	for _, b := range f.Bots {
 		if err := r.DB.PutBot(b.Name, b); err != nil {
 			return nil, err
@@ -164,6 +207,17 @@ func (r *Runner) resume(l *store.League) error {
 		return fmt.Errorf("league %q was started with another key: the --key file is %w (run it without --key to use the stored one)", f.Name, ErrKeyMismatch)
 	}
 	r.dealKey = stored
+	if l.Shard != r.shardName() {
+		what := "the whole league"
+		if l.Shard != "" {
+			what = "shard " + l.Shard
+		}
+		want := "without --shard"
+		if r.Shard != nil {
+			want = "with --shard " + r.Shard.String()
+		}
+		return fmt.Errorf("league %q: this database plays %s of it, and this run is %s (use the database of that shard)", f.Name, what, want)
+	}
 	if l.Hash == f.Hash {
 		return nil
 	}
@@ -174,7 +228,7 @@ func (r *Runner) resume(l *store.League) error {
 		return &ChangedError{Name: f.Name, File: f.Path, OldHash: l.Hash, NewHash: f.Hash}
 	}
 	l.Forced = append(l.Forced, store.Forced{At: time.Now().UTC(), OldHash: l.Hash, NewHash: f.Hash})
-	l.Hash, l.Config, l.File, l.Rules, l.Matches = f.Hash, f.Text, f.Path, f.Rules, f.Pairing.Matches()
+	l.Hash, l.Config, l.File, l.Rules, l.Matches = f.Hash, f.Text, f.Path, f.Rules, r.total
 	l.Finished = time.Time{}
 	r.Forced = true
 	return r.DB.PutLeague(l)
@@ -191,7 +245,7 @@ func (r *Runner) Run(ctx context.Context, todo []Scheduled) error {
 	}
 	p := r.Progress
 	if p != nil {
-		p.Started(f.Pairing.Matches(), r.Done, totals)
+		p.Started(r.total, r.Done, totals)
 		defer p.Stopped()
 	}
 	for len(todo) > 0 {
@@ -263,7 +317,28 @@ func (r *Runner) play(ctx context.Context, slot int, s Scheduled) error {
 	if r.Snapshot != "" {
 		r.writeSnapshot(totals)
 	}
+	if r.Copy != "" {
+		r.writeCopy()
+	}
 	return nil
+}
+
+// writeCopy replaces the copy of the database, unless one was written less than CopyEvery
+// ago; it is best effort (a failure only means arena merge sees fewer matches of a running
+// shard).
+func (r *Runner) writeCopy() {
+	if !r.copyMu.TryLock() {
+		return // another match is writing it
+	}
+	defer r.copyMu.Unlock()
+	if time.Since(r.copied) < r.CopyEvery {
+		return
+	}
+	if err := r.DB.CopyTo(r.Copy); err != nil {
+		r.Logger.Warn().Err(err).Msg("copy for arena merge not written")
+		return
+	}
+	r.copied = time.Now()
 }
 
 // Snapshot is what Runner.Snapshot holds: a running league's totals.

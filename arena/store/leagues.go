@@ -24,6 +24,7 @@ type League struct {
 	Bots     []string      `json:"bots"` // rating indices: Bots[i] is bot i
 	Matches  int           `json:"matches"`
 	Keyed    bool          `json:"keyed,omitempty"` // its cards are derived with a secret key (DealKey)
+	Shard    string        `json:"shard,omitempty"` // "I/N": this database plays shard I of N of the league
 	Created  time.Time     `json:"created"`
 	Forced   []Forced      `json:"forced,omitempty"`
 	Finished time.Time     `json:"finished,omitzero"`
