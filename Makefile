@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin
 
-.PHONY: ratings-full roem-full demo demo-game soak test test-slurm deps fmt-check vet staticcheck cross unit python bench fuzz build clean
+.PHONY: bench-league ratings-full roem-full demo demo-game soak test test-slurm deps fmt-check vet staticcheck cross unit python bench fuzz build clean
 
 build:
 	$(GO) build -ldflags "-X main.version=$$(git describe --tags --always --dirty 2>/dev/null || echo devel)" -o $(BIN)/arena ./arena
@@ -19,11 +19,13 @@ deps:
 	    exit 1; \
 	  fi; }
 
-## demo: build the arena and the example bots, run a small round-robin league of them
+## demo: build the arena and the example bots (bin/pimc too, which is not in the league: it
+## thinks for up to 200 ms a decision), run a small round-robin league of them
 ## (arena/league/examples/demo.toml) into a fresh database, and print the standings.
 demo: deps build
 	$(GO) build -o $(BIN)/random ./examplebots/go/random
 	$(GO) build -o $(BIN)/heuristic ./examplebots/go/heuristic
+	$(GO) build -o $(BIN)/pimc ./examplebots/go/pimc
 	@dir=$$(mktemp -d) && echo "database $$dir/arena.db" && \
 	$(BIN)/arena league --db $$dir/arena.db arena/league/examples/demo.toml && \
 	echo && echo "replay a deal trick by trick:" && \
@@ -80,6 +82,12 @@ python:
 ## bench: every benchmark, with the figures BENCHMARKS.md records.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./...
+
+## bench-league: an `arena league` against an `arena match` of the same bots and deals,
+## alternating, ROUNDS (default 3) rounds, with the ratios and the load average; BASE=an older
+## arena binary adds its league to each round (BENCHMARKS.md, "Leagues and the store").
+bench-league: build
+	ROUNDS=$${ROUNDS:-3} arena/testdata/bench-league.sh $(BIN)/arena $(BASE)
 
 ## ratings-full: the full simulation study of arena/rating (acceptance_test.go; about 4 minutes).
 ratings-full:

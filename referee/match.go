@@ -115,11 +115,13 @@ func Run(ctx context.Context, cfg Config, entrants []Entrant) (*Result, error) {
 	for i, e := range entrants {
 		m.seats = append(m.seats, &seat{pos: protocol.Seat(i), entrant: e, name: e.Name, stats: &m.result.Bots[i]})
 	}
-	defer m.stopAll()
+	finished := false
+	defer func() { m.stopAll(finished) }()
 	err := m.startAll()
 	if err == nil {
 		err = m.play()
 	}
+	finished = err == nil
 	m.result.finish()
 	return m.result, err
 }
@@ -292,7 +294,7 @@ func (m *match) playDeal(setup rules.Setup, pair, rotation int, game, dealNo, at
 	for i, s := range m.seats {
 		m.rec.Seats[i] = s.name
 	}
-	m.rec.Result = resultRecord(d, m.seating)
+	m.rec.Result = ResultRecord(d, m.seating)
 	r := &m.rec.Result
 	sc := &protocol.Scored{Outcome: r.Outcome, Score: r.Score, Cards: r.Cards, Roem: r.Roem, Pit: cmp.Or(r.Pit, "-"), Offender: protocol.NoSeat}
 	if r.Offender != "" {

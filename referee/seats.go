@@ -24,43 +24,60 @@ type seat struct {
 	stats    *BotStats
 }
 
-func (m *match) stopAll() {
+// stopAll ends every seat's bot: a KeptConn of a match played to its end is released for a
+// later match, any other bot told to quit and stopped.
+func (m *match) stopAll(finished bool) {
 	var wg sync.WaitGroup
 	for _, s := range m.seats {
-		if s.conn != nil {
-			wg.Add(1)
-			go func(s *seat) {
-				defer wg.Done()
-				m.flush(s, (&protocol.Quit{}).AppendLine(nil))
-				_ = s.conn.Stop(time.Second)
-				s.conn = nil
-			}(s)
+		if s.conn == nil {
+			continue
 		}
+		if k, ok := s.conn.(KeptConn); ok && finished {
+			m.flush(s, nil)
+			k.Release()
+			s.conn = nil
+			continue
+		}
+		wg.Add(1)
+		go func(s *seat) {
+			defer wg.Done()
+			m.flush(s, (&protocol.Quit{}).AppendLine(nil))
+			_ = s.conn.Stop(time.Second)
+			s.conn = nil
+		}(s)
 	}
 	wg.Wait()
 }
 
-// startAll starts every bot before the first deal, so that a bot refusing the ruleset, or
-// one that cannot start or fails its handshake twice in a row (a *StartError), ends the
-// match before anything is played. (The second try keeps a passing hiccup of the machine
-// from ending a match or a league.) Later, a bot that fails to restart forfeits its deals.
+// startAll starts every bot before the first deal, all at once, so that a bot refusing the
+// ruleset, or one that cannot start or fails its handshake twice in a row (a *StartError),
+// ends the match before anything is played (the first such error in seat order is the
+// error). (The second try keeps a passing hiccup of the machine from ending a match or a
+// league.) Later, a bot that fails to restart forfeits its deals.
 func (m *match) startAll() error {
-	for _, s := range m.seats {
-		var err error
-		for range 2 {
-			if err = m.startSeat(s); err == nil {
-				break
+	errs := make([]error, len(m.seats))
+	var wg sync.WaitGroup
+	for i, s := range m.seats {
+		wg.Go(func() {
+			for range 2 {
+				errs[i] = m.startSeat(s)
+				var refused *RefusedError
+				if errs[i] == nil || m.ctx.Err() != nil || errors.As(errs[i], &refused) {
+					return
+				}
 			}
-			var refused *RefusedError
-			if m.ctx.Err() != nil || errors.As(err, &refused) {
-				return cmp.Or(m.ctx.Err(), err)
-			}
-		}
+		})
+	}
+	wg.Wait()
+	if err := m.ctx.Err(); err != nil {
+		return err
+	}
+	for _, err := range errs {
 		if err != nil {
 			return err
 		}
 	}
-	return m.ctx.Err()
+	return nil
 }
 
 // startSeat starts the seat's bot and does the handshake; it returns a *RefusedError, a
@@ -155,7 +172,16 @@ func (m *match) startFault(s *seat, f *Fault) {
 	m.forfeit(s, f)
 }
 
+// handshake greets a freshly started bot: hello, then the ruleset. A KeptConn greeted in an
+// earlier match is not greeted again: its hello is taken as it was.
 func (m *match) handshake(s *seat) error {
+	kept, _ := s.conn.(KeptConn)
+	if kept != nil {
+		if hello := kept.Greeted(); hello != nil {
+			m.greeted(s, hello)
+			return nil
+		}
+	}
 	ask := func(msg protocol.Message) (string, error) {
 		out := append(msg.AppendLine(nil), '\n')
 		m.trace.out(s, out)
@@ -177,10 +203,7 @@ func (m *match) handshake(s *seat) error {
 	if hello.Version != protocol.Version {
 		return &Fault{Kind: FaultStart, Detail: fmt.Sprintf("handshake: bot chose protocol version %d; the arena speaks %d", hello.Version, protocol.Version)}
 	}
-	if s.name == "" || s.entrant.HelloName {
-		s.name = hello.Name
-	}
-	s.stats.Name, s.stats.Author = s.name, hello.Author
+	m.greeted(s, hello)
 	line, err = ask(&protocol.Rules{Options: m.cfg.Rules.Options()})
 	if err != nil {
 		return err
@@ -192,7 +215,18 @@ func (m *match) handshake(s *seat) error {
 	if reply.Refuse {
 		return &RefusedError{Bot: s.name, Reason: reply.Reason}
 	}
+	if kept != nil {
+		kept.SetGreeted(hello)
+	}
 	return nil
+}
+
+// greeted takes the bot's name and author from its hello.
+func (m *match) greeted(s *seat, hello *protocol.Hello) {
+	if s.name == "" || s.entrant.HelloName {
+		s.name = hello.Name
+	}
+	s.stats.Name, s.stats.Author = s.name, hello.Author
 }
 
 // flush sends the seat's pending lines (and extra) without waiting for an answer.

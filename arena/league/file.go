@@ -79,6 +79,11 @@ type File struct {
 	Time        Time           `toml:"time"`
 	Bots        []Bot          `toml:"bot"`
 	Sandbox     string         `toml:"sandbox"` // "on" (default) or "off"
+	// KeepBots lets a bot's process play several matches in a row on one worker, greeted
+	// once, instead of a fresh process for every match: faster, but a bot that keeps state
+	// across games then plays a match differently from a fresh start, so results depend
+	// on the order the matches ran in (README, "Leagues").
+	KeepBots bool `toml:"keep_bots"`
 
 	SandboxOff bool           `toml:"-"` // sandbox = "off": bots run unconfined
 	Pairing    pairing.Format `toml:"-"` // the format, which decides the matches
