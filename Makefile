@@ -5,7 +5,7 @@ BIN := bin
 .PHONY: bench-league ratings-full roem-full demo demo-game soak test test-slurm deps fmt-check vet staticcheck cross unit python bench fuzz build clean
 
 build:
-	$(GO) build -o $(BIN)/arena ./arena
+	$(GO) build -ldflags "-X main.version=$$(git describe --tags --always --dirty 2>/dev/null || echo devel)" -o $(BIN)/arena ./arena
 
 ## deps: install bubblewrap, which sandboxes every bot (README, "Bots cannot cheat"), when it
 ## is missing: with apt-get as root, otherwise say how.
@@ -27,7 +27,9 @@ demo: deps build
 	$(GO) build -o $(BIN)/heuristic ./examplebots/go/heuristic
 	$(GO) build -o $(BIN)/pimc ./examplebots/go/pimc
 	@dir=$$(mktemp -d) && echo "database $$dir/arena.db" && \
-	$(BIN)/arena league --db $$dir/arena.db arena/league/examples/demo.toml
+	$(BIN)/arena league --db $$dir/arena.db arena/league/examples/demo.toml && \
+	echo && echo "replay a deal trick by trick:" && \
+	echo "  $(BIN)/arena replay --db $$dir/arena.db demo/0/1"
 
 ## demo-game: play a whole 16-deal game between random players, deal by deal.
 demo-game: build
@@ -106,6 +108,7 @@ fuzz:
 	$(GO) test ./referee/rules/rulesfile -run '^$$' -fuzz '^FuzzParseJSON$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./referee/rules/rulesfile -run '^$$' -fuzz '^FuzzParseTOML$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./arena -run '^$$' -fuzz '^FuzzReadLog$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./arena -run '^$$' -fuzz '^FuzzParseLeague$$' -fuzztime $(FUZZTIME)
 
 clean:
 	rm -rf $(BIN)

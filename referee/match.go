@@ -42,8 +42,12 @@ type Config struct {
 	// (an SPRT, for instance); it gets the result so far.
 	Stop    func(*Result) bool
 	Records DealConsumer // takes every finished deal's record (may be nil)
-	Trace   io.Writer    // protocol trace, every line to and from every bot (may be nil)
-	Logger  zerolog.Logger
+	// FirstPair is the number of the match's first deal set (game pair): a match split into
+	// parts run side by side, each part its own Run, plays and records the deals that the
+	// whole would, numbered alike. (Not with predefined Deals, whose order runs across pairs.)
+	FirstPair int
+	Trace     io.Writer // protocol trace, every line to and from every bot (may be nil)
+	Logger    zerolog.Logger
 
 	// SeatTraces, per table seat, receive that seat's protocol lines alone: "< " and each
 	// line to the bot, "> " and each line from it (nil, or a nil entry: none).
@@ -128,8 +132,9 @@ func (m *match) play() error {
 	if m.cfg.Duplicate {
 		plays = DuplicateGames(&m.cfg.Rules, table)
 	}
-	game := 0
-	for pair := range m.cfg.Games {
+	game := m.cfg.FirstPair * plays
+	for i := range m.cfg.Games {
+		pair := m.cfg.FirstPair + i
 		firstDealer := FirstDealer(m.cfg.Key, m.cfg.Seed, pair, table)
 		start := m.specs.pos
 		for play := range plays {
@@ -268,7 +273,7 @@ func (m *match) playDeal(setup rules.Setup, pair, rotation int, game, dealNo, at
 	for d.Phase() != rules.PhaseDone {
 		s := m.seats[m.seating.TableSeat(d.ToMove())]
 		if err := m.ensureRunning(s); err != nil {
-			return err
+			return err // interrupted (the deal is not recorded, nobody is at fault), or worse
 		}
 		if d.Phase() == rules.PhaseDone {
 			break // the bot could not be started: the deal is forfeited
@@ -278,6 +283,9 @@ func (m *match) playDeal(setup rules.Setup, pair, rotation int, game, dealNo, at
 			break
 		}
 		if fault := m.decide(s); fault != nil {
+			if err := m.ctx.Err(); err != nil {
+				return err // the bot was stopped by the interruption, not at fault
+			}
 			m.forfeit(s, fault)
 			break
 		}

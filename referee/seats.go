@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"sync"
@@ -49,38 +50,56 @@ func (m *match) stopAll(finished bool) {
 }
 
 // startAll starts every bot before the first deal, all at once, so that a bot refusing the
-// ruleset ends the match before anything is played (the first refusal in seat order is the
-// error). A bot that fails to start is left to its first turn, which tries again and records
-// the fault.
+// ruleset, or one that cannot start or fails its handshake twice in a row (a *StartError),
+// ends the match before anything is played (the first such error in seat order is the
+// error). (The second try keeps a passing hiccup of the machine from ending a match or a
+// league.) Later, a bot that fails to restart forfeits its deals.
 func (m *match) startAll() error {
 	errs := make([]error, len(m.seats))
 	var wg sync.WaitGroup
 	for i, s := range m.seats {
-		wg.Go(func() { errs[i] = m.startSeat(s) })
+		wg.Go(func() {
+			for range 2 {
+				errs[i] = m.startSeat(s)
+				var refused *RefusedError
+				if errs[i] == nil || m.ctx.Err() != nil || errors.As(errs[i], &refused) {
+					return
+				}
+			}
+		})
 	}
 	wg.Wait()
+	if err := m.ctx.Err(); err != nil {
+		return err
+	}
 	for _, err := range errs {
 		if err != nil {
 			return err
 		}
 	}
-	return m.ctx.Err()
+	return nil
 }
 
-// startSeat starts the seat's bot and greets it; only a refusal of the ruleset is an error.
+// startSeat starts the seat's bot and does the handshake; it returns a *RefusedError, a
+// *StartError or the context's error.
 func (m *match) startSeat(s *seat) error {
 	conn, err := s.entrant.Start(m.ctx)
 	if err != nil {
-		return nil
+		return cmp.Or(m.ctx.Err(), error(&StartError{Bot: s.name, Seat: s.pos, Fault: asFault(err, nil)}))
 	}
 	s.conn = conn
 	if err := m.handshake(s); err != nil {
 		var refused *RefusedError
-		if errors.As(err, &refused) {
-			return err
+		if errors.As(err, &refused) || m.ctx.Err() != nil {
+			return cmp.Or(m.ctx.Err(), err)
 		}
+		f := asFault(err, s.conn)
 		_ = s.conn.Stop(500 * time.Millisecond)
+		if tail := s.conn.StderrTail(); len(tail) > len(f.StderrTail) {
+			f.StderrTail = tail // what the bot wrote until it ended
+		}
 		s.conn = nil
+		return &StartError{Bot: s.name, Seat: s.pos, Fault: f}
 	}
 	return nil
 }
@@ -117,6 +136,12 @@ func (m *match) ensureRunning(s *seat) error {
 		return nil
 	}
 	conn, err := s.entrant.Start(m.ctx)
+	if m.ctx.Err() != nil {
+		if err == nil {
+			_ = conn.Stop(0)
+		}
+		return m.ctx.Err() // interrupted: not the bot's fault
+	}
 	if err != nil {
 		m.startFault(s, &Fault{Kind: FaultStart, Detail: err.Error()})
 		return nil
@@ -124,6 +149,9 @@ func (m *match) ensureRunning(s *seat) error {
 	s.conn = conn
 	if err := m.handshake(s); err != nil {
 		var f *Fault
+		if m.ctx.Err() != nil {
+			return m.ctx.Err()
+		}
 		if errors.As(err, &f) {
 			m.startFault(s, f)
 			return nil
