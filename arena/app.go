@@ -31,6 +31,7 @@ func newApp(out, errOut io.Writer) *cli.App {
 			replayCommand(),
 			exportCommand(),
 			keygenCommand(),
+			serveCommand(),
 		},
 	}
 }
