@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin
 
-.PHONY: ratings-full roem-full demo demo-game soak test deps fmt-check vet staticcheck unit python bench fuzz build clean
+.PHONY: ratings-full roem-full demo demo-game soak test test-slurm deps fmt-check vet staticcheck cross unit python bench fuzz build clean
 
 build:
 	$(GO) build -o $(BIN)/arena ./arena
@@ -45,9 +45,20 @@ SOAK ?= 200
 soak:
 	ARENA_SOAK=$(SOAK) $(GO) test ./arena -run '^TestLeagueKill9Resume$$' -count 1 -v -timeout 60m
 
-## test: every check CI runs: formatting, vet, staticcheck, the race-enabled Go tests and the
-## Python SDK's tests (which also run the shell and JavaScript bots).
-test: deps fmt-check vet staticcheck unit python
+## test: every check CI runs: formatting, vet, staticcheck, the macOS builds, the race-enabled
+## Go tests and the Python SDK's tests (which also run the shell and JavaScript bots).
+test: deps fmt-check vet staticcheck cross unit python
+
+## test-slurm: start a single-node Slurm cluster on this machine (installing slurm-wlm and munge
+## with apt-get as root if needed; .ci/slurm-single-node.sh), submit a league of example bots as
+## a 4-task job array and the merge job with arena slurm, check the merged database against
+## the league played on one machine, again with one task requeued mid-shard, and stop the
+## daemons it started, by pid (TestSlurm in arena/slurm_test.go).
+SLURM_DIR ?= /tmp/slurm-single-node
+test-slurm: deps
+	@SLURM_DIR=$(SLURM_DIR) ./.ci/slurm-single-node.sh up || { SLURM_DIR=$(SLURM_DIR) ./.ci/slurm-single-node.sh down; exit 1; }; \
+	SLURM_CONF=$(SLURM_DIR)/slurm.conf ARENA_SLURM=1 $(GO) test ./arena -run '^TestSlurm$$' -count=1 -v -timeout 20m; rc=$$?; \
+	SLURM_DIR=$(SLURM_DIR) ./.ci/slurm-single-node.sh down; exit $$rc
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -58,6 +69,14 @@ vet:
 
 staticcheck:
 	$(GO) tool staticcheck ./...
+
+## cross: the arena builds and vets for macOS (darwin/amd64 and darwin/arm64), where bots run
+## with the weaker isolation botproc.Limits states (no sandbox, no cgroups).
+cross:
+	GOOS=darwin GOARCH=amd64 $(GO) build ./...
+	GOOS=darwin GOARCH=arm64 $(GO) build ./...
+	GOOS=darwin GOARCH=amd64 $(GO) vet ./...
+	GOOS=darwin GOARCH=arm64 $(GO) vet ./...
 
 unit:
 	$(GO) test -race -shuffle=on -timeout 20m ./...
@@ -85,8 +104,8 @@ fuzz:
 	$(GO) test ./protocol -run '^$$' -fuzz '^FuzzParseCardSet$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./protocol -run '^$$' -fuzz '^FuzzParseMessage$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./protocol -run '^$$' -fuzz '^FuzzLineReader$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./referee/rules -run '^$$' -fuzz '^FuzzParseJSON$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./referee/rules -run '^$$' -fuzz '^FuzzParseTOML$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./referee/rules/rulesfile -run '^$$' -fuzz '^FuzzParseJSON$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./referee/rules/rulesfile -run '^$$' -fuzz '^FuzzParseTOML$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./arena -run '^$$' -fuzz '^FuzzReadLog$$' -fuzztime $(FUZZTIME)
 
 clean:

@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"runtime"
-
-	"golang.org/x/sys/unix"
 )
 
 // placement is where a match's processes run. The protocol is lock-step (one process works
@@ -18,6 +16,9 @@ type placement struct {
 func parsePlacement(mode string) (placement, error) {
 	switch mode {
 	case "shared", "spread", "none":
+		if !cpuAffinity {
+			return placement{mode: "none"}, nil // macOS: nothing to place (botproc.Limits says so)
+		}
 		return placement{mode: mode}, nil
 	}
 	return placement{}, fmt.Errorf("--affinity %q: want shared, spread or none", mode)
@@ -32,27 +33,4 @@ func (p placement) bot(seat int) []int {
 		return []int{seat % runtime.NumCPU()}
 	}
 	return nil
-}
-
-// pinReferee pins the calling goroutine's thread, which runs the referee, to the table's CPU
-// in shared mode, and returns the function that undoes it.
-func (p placement) pinReferee() func() {
-	if p.mode != "shared" {
-		return func() {}
-	}
-	runtime.LockOSThread()
-	var old, set unix.CPUSet
-	if unix.SchedGetaffinity(0, &old) != nil {
-		runtime.UnlockOSThread()
-		return func() {}
-	}
-	set.Set(p.cpu)
-	if unix.SchedSetaffinity(0, &set) != nil {
-		runtime.UnlockOSThread()
-		return func() {}
-	}
-	return func() {
-		_ = unix.SchedSetaffinity(0, &old)
-		runtime.UnlockOSThread()
-	}
 }

@@ -29,9 +29,13 @@ func newApp(out, errOut io.Writer) *cli.App {
 			leagueCommand(),
 			standingsCommand(),
 			replayCommand(),
+			askCommand(),
+			playCommand(),
 			exportCommand(),
 			keygenCommand(),
 			serveCommand(),
+			mergeCommand(),
+			slurmCommand(),
 		},
 	}
 }

@@ -7,8 +7,11 @@ import (
 )
 
 // flagsFirst moves a command's flags before its positional arguments, so that
-// "arena match A B --games 10" works as well as "arena match --games 10 A B" (urfave/cli v2
-// stops reading flags at the first argument). "--" ends the flags as usual.
+// "arena match A B --games 10" works as well as "arena match --games 10 A B": urfave/cli v2
+// reads flags with the standard flag package, which stops at the first argument, and has no
+// option to read them further (v3 does). "--" ends the flags as usual. A flag that wants a
+// value but ends the line is left last, with no arguments after it, so that the flag package
+// says that it needs a value.
 func flagsFirst(app *cli.App, args []string) []string {
 	if len(args) < 2 {
 		return args
@@ -38,7 +41,10 @@ func flagsFirst(app *cli.App, args []string) []string {
 		}
 		flags = append(flags, a)
 		name := strings.TrimLeft(a, "-")
-		if !strings.Contains(name, "=") && takesValue[name] && i+1 < len(rest) {
+		if !strings.Contains(name, "=") && takesValue[name] {
+			if i+1 == len(rest) || rest[i+1] == "--" {
+				return append([]string{args[0], args[1]}, flags...)
+			}
 			flags = append(flags, rest[i+1])
 			i++
 		}

@@ -4,18 +4,18 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"github.com/klaverjas-arena/arena/arena/confine"
-	"github.com/klaverjas-arena/arena/referee/botproc"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/klaverjas-arena/arena/arena/botdef"
+	"github.com/klaverjas-arena/arena/arena/confine"
 	"github.com/klaverjas-arena/arena/protocol/bot"
 	"github.com/klaverjas-arena/arena/referee"
+	"github.com/klaverjas-arena/arena/referee/botproc"
 	"github.com/klaverjas-arena/arena/referee/rules"
 	"github.com/rs/zerolog"
-	"golang.org/x/sys/unix"
 )
 
 // TestMain lets the test binary double as the benchmarks' child processes: a trivial bot
@@ -46,19 +46,19 @@ func TestMain(m *testing.M) {
 
 // childCommand returns a benchmark child: "echo" and "bot" are this test binary (Go), "cat"
 // is /bin/cat and "c" the C bot of testdata/firstbot.c, built with the system's cc.
-func childCommand(b *testing.B, kind string) botSpec {
+func childCommand(b *testing.B, kind string) botdef.Bot {
 	switch kind {
 	case "cat":
-		return botSpec{Name: kind, Cmd: []string{"/bin/cat"}}
+		return botdef.Bot{Name: kind, Cmd: []string{"/bin/cat"}}
 	case "c":
 		out := filepath.Join(b.TempDir(), "firstbot")
 		if msg, err := exec.Command("cc", "-O2", "-o", out, "testdata/firstbot.c").CombinedOutput(); err != nil {
 			b.Skipf("no C compiler to build the C bot (%v): %s", err, msg)
 		}
-		return botSpec{Name: kind, Cmd: []string{out}}
+		return botdef.Bot{Name: kind, Cmd: []string{out}}
 	}
 	exe, _ := os.Executable()
-	return botSpec{Name: kind, Cmd: []string{exe}, Env: map[string]string{"ARENA_BENCH_CHILD": kind}}
+	return botdef.Bot{Name: kind, Cmd: []string{exe}, Env: map[string]string{"ARENA_BENCH_CHILD": kind}}
 }
 
 var placements = []string{"shared", "none"}
@@ -91,9 +91,7 @@ func rawPipe(b *testing.B, child, mode string) {
 			}
 			defer func() { stdin.Close(); _ = cmd.Wait() }()
 			if cpus := p.bot(0); cpus != nil {
-				var set unix.CPUSet
-				set.Set(cpus[0])
-				_ = unix.SchedSetaffinity(cmd.Process.Pid, &set)
+				pinProcess(cmd.Process.Pid, cpus[0])
 			}
 			r := bufio.NewReader(stdout)
 			line := []byte(fmt.Sprintf("%099d\n", 0))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/klaverjas-arena/arena/arena/botdef"
 	"github.com/klaverjas-arena/arena/arena/check"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/urfave/cli/v2"
@@ -20,7 +21,7 @@ func checkCommand() *cli.Command {
 			"The bot is run as in a match, many times over: the handshake, every preset, every\n" +
 			"trump-choosing procedure (free and forced choices, draaikaart offers), both play rules\n" +
 			"in positions where the legal cards are restricted, roem claims, an unknown event, a\n" +
-			"full 16-deal game against the heuristic example bot, response times, stderr output\n" +
+			"full 16-deal game against the check's own opponent, response times, stderr output\n" +
 			"and a clean exit on quit. Each item is PASS, WARN, INFO, FAIL or SKIP; failures show\n" +
 			"the line the arena sent, the exact line the bot sent and what was expected.\n" +
 			"The exit status is 0 only when no item failed (warnings are allowed).",
@@ -41,20 +42,24 @@ func runCheck(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return fmt.Errorf("want one bot, got %d arguments", c.NArg())
 	}
-	var bots map[string]botSpec
+	var bots botdef.File
 	if path := c.String("bots"); path != "" {
 		var err error
-		if bots, err = loadBots(path); err != nil {
+		if bots, err = botdef.Load(path); err != nil {
 			return err
 		}
 	}
-	b, err := resolveBot(c.Args().First(), bots)
+	cwd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	b, err := botdef.Lookup(c.Args().First(), bots, cwd)
 	if err != nil {
 		return err
 	}
 	tc := referee.TimeControl{Startup: c.Duration("startup"), Decision: c.Duration("time"), Grace: c.Duration("grace")}
-	if b.Decision.Duration > 0 && !c.IsSet("time") {
-		tc.Decision = b.Decision.Duration
+	if b.Decision > 0 && !c.IsSet("time") {
+		tc.Decision = b.Decision
 	}
 	if tc.Decision <= 0 || tc.Startup <= 0 || tc.Grace < 0 {
 		return errors.New("times must be positive (--grace may be 0)")
@@ -70,7 +75,7 @@ func runCheck(c *cli.Context) error {
 		defer os.Remove(f.Name())
 		b.Stderr = f.Name()
 	}
-	policy, err := sandboxPolicy(c)
+	policy, err := sandboxPolicy(c.String("sandbox"))
 	if err != nil {
 		return err
 	}
@@ -78,8 +83,12 @@ func runCheck(c *cli.Context) error {
 		return err
 	}
 	policy.Hide = append(policy.Hide, b.Stderr, c.String("bots"))
-	if err := checkSandboxed(c.App.ErrWriter, policy, b); err != nil {
+	notes, err := checkSandboxed(policy, b)
+	if err != nil {
 		return err
+	}
+	for _, note := range notes {
+		fmt.Fprintln(c.App.ErrWriter, note)
 	}
 	fmt.Fprintf(c.App.ErrWriter, "arena: check %s, isolation: %s\n", b.Name, policy.Describe())
 	log := logger(c.App.ErrWriter)

@@ -3,23 +3,25 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/klaverjas-arena/arena/arena/confine"
 	"io"
 	"net"
 	"os"
 	"os/signal"
 	"runtime"
-	"strings"
+	"strconv"
 	"syscall"
+	"time"
 
+	"github.com/klaverjas-arena/arena/arena/confine"
 	"github.com/klaverjas-arena/arena/arena/league"
 	"github.com/klaverjas-arena/arena/arena/store"
 	"github.com/klaverjas-arena/arena/arena/view"
 	"github.com/klaverjas-arena/arena/arena/view/textview"
 	"github.com/klaverjas-arena/arena/arena/web"
 	"github.com/klaverjas-arena/arena/referee"
+	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/sys/unix"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // dbFlag is the database flag every storage command shares.
@@ -47,6 +49,7 @@ func leagueCommand() *cli.Command {
 			&cli.DurationFlag{Name: "progress-every", Usage: "interval of the plain progress lines when not on a terminal (default 30s)"},
 			&cli.StringFlag{Name: "serve", Usage: "serve the read-only web viewer on `HOST:PORT` while the league runs (e.g. 127.0.0.1:8080), its league page updating live"},
 			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement: shared (each match's referee and bots on one CPU), spread or none"},
+			&cli.StringFlag{Name: "shard", Usage: "play only shard `I/N` of the league's matches into this database (with --key; arena merge joins the shards)"},
 		},
 		Action: runLeague,
 	}
@@ -75,6 +78,17 @@ func runLeague(c *cli.Context) error {
 	if err != nil {
 		errs = append(errs, err)
 	}
+	var shard *league.Shard
+	if c.IsSet("shard") {
+		s, err := league.ParseShard(c.String("shard"))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--shard: %w", err))
+		}
+		if key == nil {
+			errs = append(errs, errors.New("--shard needs --key KEYFILE (arena keygen): every shard must deal with the same key"))
+		}
+		shard = &s
+	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
@@ -83,14 +97,16 @@ func runLeague(c *cli.Context) error {
 	if err := policy.Check(); err != nil {
 		return err
 	}
-	policy.Hide = append(policy.Hide, dbPath, snapshotPath(dbPath), dbPath+".holder", path, c.String("key"))
-	var specs []botSpec
+	policy.Hide = append(policy.Hide, dbPath, snapshotPath(dbPath), dbPath+".holder", store.CopyPath(dbPath), store.CopyPath(dbPath)+".tmp", path, c.String("key"))
 	for _, b := range f.Bots {
 		policy.Hide = append(policy.Hide, b.Stderr)
-		specs = append(specs, leagueBotSpec(b))
 	}
-	if err := checkSandboxed(c.App.ErrWriter, policy, specs...); err != nil {
+	notes, err := checkSandboxed(policy, f.Bots...)
+	if err != nil {
 		return err
+	}
+	for _, note := range notes {
+		fmt.Fprintln(c.App.ErrWriter, note)
 	}
 	signal.Ignore(syscall.SIGPIPE)
 	db, err := store.Open(dbPath, store.Options{Command: "arena league " + path})
@@ -117,12 +133,12 @@ func runLeague(c *cli.Context) error {
 		return p
 	}
 	r := &league.Runner{
-		File: f, DB: db, Force: c.Bool("force"), Key: key, Logger: log, Snapshot: snapshotPath(dbPath),
+		File: f, DB: db, Force: c.Bool("force"), Key: key, Logger: log, Snapshot: snapshotPath(dbPath), Shard: shard,
 		Entrants: func(slot int, seats []int) []referee.Entrant {
 			es := make([]referee.Entrant, len(seats))
 			for i, b := range seats {
 				bot := f.Bots[b]
-				es[i] = referee.Entrant{Name: bot.Name, Start: procStarter(leagueBotSpec(bot), placeAt(slot).bot(i), policy, log)}
+				es[i] = referee.Entrant{Name: bot.Name, Start: procStarter(bot, placeAt(slot).bot(i), policy, log)}
 			}
 			return es
 		},
@@ -134,6 +150,9 @@ func runLeague(c *cli.Context) error {
 				_ = printStandings(w, f.Name, t, standingsOptions{})
 				fmt.Fprintln(w)
 			}},
+	}
+	if shard != nil {
+		r.Copy, r.CopyEvery = store.CopyPath(dbPath), 10*time.Second
 	}
 	l, todo, err := r.Prepare()
 	switch {
@@ -151,8 +170,8 @@ func runLeague(c *cli.Context) error {
 		defer serveOn(viewer, srv, out)()
 	}
 	resumed := ""
-	if len(todo) < l.Matches {
-		resumed = fmt.Sprintf(" (resumed: %d done)", l.Matches-len(todo))
+	if r.Done > 0 {
+		resumed = fmt.Sprintf(" (resumed: %d done)", r.Done)
 	}
 	if r.Unkeyed {
 		fmt.Fprintf(out, "note: league %s was started before deal keys: it keeps dealing from its seed alone, which a bot that knows the seed can use; start a new league for secret deals\n", l.Name)
@@ -160,10 +179,29 @@ func runLeague(c *cli.Context) error {
 	if r.Forced {
 		fmt.Fprintf(out, "note: the league file changed since the league started; continuing with it (--force, recorded)\n")
 	}
-	fmt.Fprintf(out, "league %s: %d matches%s, %d at once, database %s\n", l.Name, l.Matches, resumed, min(f.Concurrency, len(todo)), dbPath)
+	part := ""
+	if shard != nil {
+		part = fmt.Sprintf(" (shard %v)", shard)
+	}
+	fmt.Fprintf(out, "league %s%s: %d matches%s, %d at once, database %s\n", l.Name, part, l.Matches, resumed, min(f.Concurrency, len(todo)), dbPath)
 	fmt.Fprintf(out, "isolation: %s\n", policy.Describe())
+	if shard != nil {
+		starters := map[string]referee.Starter{}
+		for _, s := range todo {
+			for _, b := range s.Bots {
+				starters[f.Bots[b].Name] = procStarter(f.Bots[b], nil, policy, log)
+			}
+		}
+		if err := checkBotsStart(c.Context, starters, f.Time.Startup); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "every bot of the shard starts on this node (%d)\n", len(starters))
+	}
 	err = r.Run(c.Context, todo)
 	_ = os.Remove(r.Snapshot)
+	if r.Copy != "" {
+		_ = os.Remove(r.Copy) // the database itself is free to read now
+	}
 	if errors.Is(err, league.ErrInterrupted) {
 		msg := fmt.Sprintf("stopped: every finished deal is stored in %s; to resume, run the same command again:\n  arena league %s%s",
 			dbPath, dbArg(c), path)
@@ -174,11 +212,6 @@ func runLeague(c *cli.Context) error {
 	}
 	fmt.Fprintf(out, "\nleague %s finished\n\n", l.Name)
 	return showStandings(out, db, l.Name, standingsOptions{})
-}
-
-// leagueBotSpec is how to run a league's bot.
-func leagueBotSpec(b league.Bot) botSpec {
-	return botSpec{Name: b.Name, Cmd: b.Cmd, Dir: b.Dir, Env: b.Env, Stderr: b.Stderr, Limits: b.Limits}
 }
 
 // snapshotPath is where a running league keeps its totals for arena standings.
@@ -192,21 +225,19 @@ func dbArg(c *cli.Context) string {
 	return "--db " + shellQuote(c.String("db")) + " "
 }
 
+// shellQuote quotes s for a command the user is told to run, as bash reads it.
 func shellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " '\"$`\\*?&;|<>()") {
-		return s
+	q, err := syntax.Quote(s, syntax.LangBash)
+	if err != nil {
+		return strconv.Quote(s) // a NUL byte or invalid UTF-8: no shell word holds it
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return q
 }
 
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
+	return ok && isatty.IsTerminal(f.Fd())
 }
 
 // openForReading opens the database read-only for a command that only reads it, and says

@@ -1,17 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strings"
-	"time"
 
 	"github.com/klaverjas-arena/arena/arena/view"
 	"github.com/klaverjas-arena/arena/arena/view/textview"
-	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/klaverjas-arena/arena/referee/rules"
 	"github.com/urfave/cli/v2"
@@ -46,6 +44,7 @@ func matchCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-faults", Value: 3, Usage: "faults after which a bot is not restarted in this match"},
 			&cli.StringFlag{Name: "log", Usage: "append every deal to this JSON-lines `FILE` (spec.md §12)"},
 			&cli.StringFlag{Name: "trace", Usage: "write every protocol line to and from every bot to `FILE`"},
+			&cli.StringFlag{Name: traceDirFlag, Usage: "write each seat's protocol lines, to and from its bot, to `DIR`/SEAT-BOT.trace: a bot's own transcript"},
 			&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"},
 			&cli.StringFlag{Name: "sprt", Usage: "stop as soon as a sequential test decides: `elo0=X,elo1=Y[,alpha=A,beta=B,normalized]`; --games is then the most pairs to play"},
 			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement: shared (the referee and the four bots on one CPU: fastest, see BENCHMARKS.md), spread (bots over all CPUs) or none"},
@@ -55,209 +54,89 @@ func matchCommand() *cli.Command {
 	}
 }
 
+// runMatch is arena match: the command line is read, then checked whole (every problem is
+// reported together, before any bot starts), then the match is run.
 func runMatch(c *cli.Context) error {
-	cfg, entrants, placement, closeFiles, err := matchSetup(c)
+	cwd, err := os.Getwd()
 	if err != nil {
 		return err
 	}
-	defer closeFiles()
-	defer placement.pinReferee()()
-	var sprt *sprtRun
-	if text := c.String("sprt"); text != "" {
-		sc, _ := parseSPRT(text) // checked in matchSetup
-		sprt = newSPRTRun(sc)
-		cfg.Stop = sprt.stop
+	plan, err := matchConfigFromFlags(c).validate(cwd)
+	if err != nil {
+		return err
 	}
-	res, err := referee.Run(c.Context, cfg, entrants)
-	var refused *referee.RefusedError
-	if errors.As(err, &refused) {
-		return fmt.Errorf("no match played: %w", err)
-	}
-	if res != nil {
-		if c.Bool("json") {
-			enc := json.NewEncoder(c.App.Writer)
-			enc.SetIndent("", "  ")
-			if err := enc.Encode(res); err != nil {
-				return err
-			}
-		} else {
-			printMatch(c.App.Writer, cfg, res)
-			if sprt != nil {
-				sprt.report(c.App.Writer, res.Bots[0].Name, res.Bots[1].Name)
-			}
-		}
-	}
-	return err
+	return plan.run(c.Context, c.App.Writer, c.App.ErrWriter)
 }
 
-// matchSetup checks every flag and bot before anything starts, reporting all problems.
-func matchSetup(c *cli.Context) (referee.Config, []referee.Entrant, placement, func(), error) {
-	var errs []error
-	fail := func(err error) { errs = append(errs, err) }
-	noop := func() {}
-
-	rs, err := rulesetFromFlags(c)
-	if err != nil {
-		fail(err)
-	}
-	var bots map[string]botSpec
-	if path := c.String("bots"); path != "" {
-		if bots, err = loadBots(path); err != nil {
-			fail(err)
-		}
-	}
-	args, seats := c.Args().Slice(), c.StringSlice("seat")
-	table := 4
-	switch {
-	case rs.Players == 3 && len(args) == 0 && len(seats) == 3:
-		table = 3
-	case rs.Players == 3 && (len(args) == 3 || len(args) == 4):
-		table = len(args)
-	case rs.Players == 3:
-		fail(fmt.Errorf("the three-player game wants three bots (N E S), or four with the dealer sitting out (or --seat for every seat), got %d arguments", len(args)))
-	case len(args) != 2 && !(len(args) == 0 && len(seats) == 4):
-		fail(fmt.Errorf("want two bots A and B (or --seat for all four seats), got %d arguments", len(args)))
-	}
-	specs := make([]*botSpec, table)
-	for i, arg := range args[:min(len(args), table)] {
-		b, err := resolveBot(arg, bots)
-		if err != nil {
-			fail(err)
-			continue
-		}
-		specs[i] = &b
-		if rs.Players == 4 && i < 2 {
-			specs[i+2] = &b
-		}
-	}
-	for _, kv := range seats {
-		seatText, arg, ok := strings.Cut(kv, "=")
-		seat, err := protocol.ParseSeat(seatText)
-		if !ok || err != nil || int(seat) >= table {
-			fail(fmt.Errorf("--seat %q: want SEAT=BOT with SEAT one of %s", kv, "N E S W"[:2*table-1]))
-			continue
-		}
-		b, err := resolveBot(arg, bots)
-		if err != nil {
-			fail(err)
-			continue
-		}
-		specs[seat] = &b
-	}
-	if len(errs) == 0 {
-		for i, b := range specs {
-			if b == nil {
-				fail(fmt.Errorf("seat %s has no bot", protocol.Seat(i)))
-			}
-		}
-	}
-	cfg := referee.Config{
-		ID:        "m-" + time.Now().UTC().Format("20060102-150405"),
-		Rules:     rs,
-		Games:     c.Int("games"),
-		Duplicate: c.Bool("duplicate"),
-		Seed:      c.Uint64("seed"),
-		Time: referee.TimeControl{Startup: c.Duration("startup"), Decision: c.Duration("time"), Grace: c.Duration("grace"),
-			Bank: c.Duration("bank"), Increment: c.Duration("increment")},
-		MaxFaults: c.Int("max-faults"),
-		Logger:    logger(c.App.ErrWriter),
-	}
-	if !c.IsSet("seed") {
-		cfg.Seed = randomSeed()
-	}
-	if cfg.Key, err = keyFromFlag(c); err != nil {
-		fail(err)
-	}
-	if cfg.Games < 1 {
-		fail(errors.New("--games must be at least 1"))
-	}
-	if cfg.Time.Decision <= 0 || cfg.Time.Startup <= 0 || cfg.Time.Grace < 0 || cfg.Time.Bank < 0 || cfg.Time.Increment < 0 {
-		fail(errors.New("times must be positive (--grace, --bank and --increment may be 0)"))
-	}
-	if path := c.String("deals"); path != "" && rs.Players == 3 {
-		fail(errors.New("--deals: predefined deals are for the four-player game"))
-	} else if path != "" {
-		f, err := os.Open(path)
-		if err != nil {
-			fail(err)
-		} else {
-			cfg.Deals, err = referee.ParseDeals(f, path)
-			f.Close()
-			if err != nil {
-				fail(err)
-			}
-		}
-	}
-	if text := c.String("sprt"); text != "" {
-		if _, err := parseSPRT(text); err != nil {
-			fail(err)
-		}
-		if !cfg.Duplicate {
-			fail(errors.New("--sprt tests duplicate pairs: it needs --duplicate"))
-		}
-		if rs.Players == 3 {
-			fail(errors.New("--sprt tests one bot against another: it is for the four-player game"))
-		}
-	}
-	cpus, err := parsePlacement(c.String("affinity"))
-	if err != nil {
-		fail(err)
-	}
-	policy, err := sandboxPolicy(c)
-	if err != nil {
-		fail(err)
-	}
-	policy.Hide = append(policy.Hide, c.String("log"), c.String("trace"), c.String("bots"), c.String("key"))
-	for _, b := range specs {
-		if b != nil && b.Stderr != "" {
-			policy.Hide = append(policy.Hide, b.Stderr)
-		}
-	}
-	if err := policy.Check(); err != nil {
-		fail(err)
-	} else if len(errs) == 0 {
-		seated := map[string]botSpec{}
-		for _, b := range specs {
-			seated[b.Name] = *b
-		}
-		for _, b := range seated {
-			if err := checkSandboxed(c.App.ErrWriter, policy, b); err != nil {
-				fail(err)
-			}
-		}
-	}
-	if len(errs) > 0 {
-		return cfg, nil, cpus, noop, errors.Join(errs...)
-	}
+// run plays the match, writing the result to out and notes and logs to errOut.
+func (p *matchPlan) run(ctx context.Context, out, errOut io.Writer) error {
+	cfg := p.cfg
+	cfg.Logger = logger(errOut)
 	var files []*os.File
-	closeFiles := func() {
+	defer func() {
 		for _, f := range files {
 			f.Close()
 		}
-	}
+	}()
+	var log io.Writer
 	for _, o := range []struct {
-		flag string
+		path string
 		dst  *io.Writer
-	}{{"log", &cfg.Log}, {"trace", &cfg.Trace}} {
-		if path := c.String(o.flag); path != "" {
-			f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	}{{p.logFile, &log}, {p.traceFile, &cfg.Trace}} {
+		if o.path != "" {
+			f, err := os.OpenFile(o.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 			if err != nil {
-				closeFiles()
-				return cfg, nil, cpus, noop, err
+				return err
 			}
 			files = append(files, f)
 			*o.dst = f
 		}
 	}
-	entrants := make([]referee.Entrant, table)
-	for i, b := range specs {
-		if b.Decision.Duration > 0 && b.Decision.Duration != cfg.Time.Decision {
-			fmt.Fprintf(c.App.ErrWriter, "note: bot %s asks for %v per decision; a match uses one time control (%v)\n", b.Name, b.Decision.Duration, cfg.Time.Decision)
-		}
-		entrants[i] = referee.Entrant{Name: b.Name, HelloName: b.Unnamed, Start: procStarter(*b, cpus.bot(i), policy, cfg.Logger)}
+	if log != nil {
+		cfg.Records = referee.NewLogWriter(log)
 	}
-	fmt.Fprintf(c.App.ErrWriter, "arena: match %s, seed %d%s, isolation: %s\n", cfg.ID, cfg.Seed, keyedNote(cfg), policy.Describe())
-	return cfg, entrants, cpus, closeFiles, nil
+	if p.traceDir != "" {
+		traces, closeTraces, err := openSeatTraces(p.traceDir, botNames(p.bots))
+		if err != nil {
+			return err
+		}
+		defer closeTraces()
+		cfg.SeatTraces = traces
+	}
+	entrants := make([]referee.Entrant, len(p.bots))
+	for i, b := range p.bots {
+		entrants[i] = referee.Entrant{Name: b.Name, HelloName: b.Unnamed, Start: procStarter(b, p.cpus.bot(i), p.policy, cfg.Logger)}
+	}
+	for _, note := range p.notes {
+		fmt.Fprintln(errOut, note)
+	}
+	fmt.Fprintf(errOut, "arena: match %s, seed %d%s, isolation: %s\n", cfg.ID, cfg.Seed, keyedNote(cfg), p.policy.Describe())
+	defer p.cpus.pinReferee()()
+	var sprt *sprtRun
+	if p.sprt != nil {
+		sprt = newSPRTRun(*p.sprt)
+		cfg.Stop = sprt.stop
+	}
+	res, err := referee.Run(ctx, cfg, entrants)
+	var refused *referee.RefusedError
+	if errors.As(err, &refused) {
+		return fmt.Errorf("no match played: %w", err)
+	}
+	if res != nil {
+		if p.json {
+			enc := json.NewEncoder(out)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(res); err != nil {
+				return err
+			}
+		} else {
+			printMatch(out, cfg, res)
+			if sprt != nil {
+				sprt.report(out, res.Bots[0].Name, res.Bots[1].Name)
+			}
+		}
+	}
+	return err
 }
 
 func printMatch(w io.Writer, cfg referee.Config, res *referee.Result) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/klaverjas-arena/arena/referee/rules"
+	"github.com/klaverjas-arena/arena/referee/rules/rulesfile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -37,12 +38,9 @@ func rulesCommand() *cli.Command {
 			}
 			switch strings.ToLower(c.String("format")) {
 			case "toml":
-				_, err = out.Write(rs.TOML())
+				_, err = out.Write(rulesfile.TOML(rs))
 			case "json":
-				var data []byte
-				if data, err = rs.MarshalJSON(); err == nil {
-					_, err = fmt.Fprintf(out, "%s\n", data)
-				}
+				_, err = fmt.Fprintf(out, "%s\n", rulesfile.JSON(rs))
 			default:
 				err = fmt.Errorf("--format %q: want toml or json", c.String("format"))
 			}

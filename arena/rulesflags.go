@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/klaverjas-arena/arena/referee/rules"
+	"github.com/klaverjas-arena/arena/referee/rules/rulesfile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -21,31 +22,50 @@ func rulesetFlags() []cli.Flag {
 	}
 }
 
+// rulesetConfig is the ruleset as the flags give it, before it is built.
+type rulesetConfig struct {
+	Preset    string   // --preset
+	PresetSet bool     // --preset given (or ARENA_PRESET set)
+	File      string   // --rules
+	Options   []string // --option NAME=VALUE
+}
+
+// rulesetConfigFromFlags reads --preset, --rules and --option.
+func rulesetConfigFromFlags(c *cli.Context) rulesetConfig {
+	return rulesetConfig{Preset: c.String("preset"), PresetSet: c.IsSet("preset"), File: c.String("rules"), Options: c.StringSlice("option")}
+}
+
 // rulesetFromFlags builds the ruleset from --preset, --rules and --option, reporting every
 // problem at once.
 func rulesetFromFlags(c *cli.Context) (rules.Ruleset, error) {
-	rs, err := rules.Preset(c.String("preset"))
+	return rulesetConfigFromFlags(c).build()
+}
+
+// build makes the ruleset: the preset, or the rules file, with the options set on it,
+// reporting every problem at once.
+func (rc rulesetConfig) build() (rules.Ruleset, error) {
+	rs, err := rules.Preset(rc.Preset)
 	if err != nil {
 		return rs, err
 	}
-	if path := c.String("rules"); path != "" {
+	if path := rc.File; path != "" {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return rs, err
 		}
-		parse := rules.ParseTOML
+		parse := rulesfile.ParseTOML
 		if strings.HasSuffix(path, ".json") {
-			parse = rules.ParseJSON
+			parse = rulesfile.ParseJSON
 		}
 		if rs, err = parse(data); err != nil {
 			return rs, fmt.Errorf("%s: %w", path, err)
 		}
-		if c.IsSet("preset") {
+		if rc.PresetSet {
 			return rs, errors.New("give the preset in the rules file or with --preset, not both")
 		}
 	}
 	var errs []error
-	for _, kv := range c.StringSlice("option") {
+	for _, kv := range rc.Options {
 		name, value, ok := strings.Cut(kv, "=")
 		if !ok {
 			errs = append(errs, fmt.Errorf("--option %q: want NAME=VALUE", kv))

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klaverjas-arena/arena/arena/botdef"
 	"github.com/klaverjas-arena/arena/arena/check"
 	"github.com/klaverjas-arena/arena/arena/store"
 	"github.com/klaverjas-arena/arena/referee"
@@ -230,7 +231,7 @@ func TestSandboxCheatingBotMatch(t *testing.T) {
 // mustLookup returns the program argument of a bot in a bots file (its script).
 func mustLookup(t *testing.T, bots, name string) string {
 	t.Helper()
-	m, err := loadBots(bots)
+	m, err := botdef.Load(bots)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +247,7 @@ func TestSandboxCheatingBotLeague(t *testing.T) {
 	}
 	out := botDir(t)
 	dir, bots := cheatSetup(t, out, false)
-	m, err := loadBots(bots)
+	m, err := botdef.Load(bots)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,18 +303,20 @@ func TestSandboxBombs(t *testing.T) {
 		t.Skipf("no memory and pids limits on this machine: %s", botproc.Limits())
 	}
 	for _, tc := range []struct {
-		name, bomb string
-		kind       referee.FaultKind
+		name, bomb, time string
+		kind             referee.FaultKind
 	}{
-		{"memory", `exec python3 -c 'x = bytearray(2 << 30); print(len(x))'`, referee.FaultMemory},
-		{"fork", `for i in $(seq 400); do (sleep 60) & done 2>/dev/null; sleep 60`, ""},
+		// Filling 1 GiB takes a second of CPU time, much more on a loaded machine: the
+		// decision time is long enough that the memory limit, not the clock, ends the bomb.
+		{"memory", `exec python3 -c 'x = bytearray(2 << 30); print(len(x))'`, "60s", referee.FaultMemory},
+		{"fork", `for i in $(seq 400); do (sleep 60) & done 2>/dev/null; sleep 60`, "3s", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := botDir(t)
 			bad := writeBot(t, dir, "bad", tc.bomb, "echo ok")
 			good := writeBot(t, botDir(t), "good", ":", "echo ok")
 			out, errOut, err := runArena(t, "match", "bash "+bad, "bash "+good, "--games", "1", "--duplicate=false",
-				"-o", "game_end=deals:2", "--time", "3s", "--seed", "3", "--json")
+				"-o", "game_end=deals:2", "--time", tc.time, "--seed", "3", "--json")
 			if err != nil {
 				t.Fatalf("arena: %v\n%s", err, errOut)
 			}

@@ -128,7 +128,7 @@ func inProcessMatch(t *testing.T, seed uint64) []referee.DealRecord {
 	for i := range es {
 		es[i] = referee.Entrant{Name: "b", Start: referee.NewInProcess(lowest)}
 	}
-	cfg := referee.Config{ID: "x", Rules: rules.Default(), Games: 1, Duplicate: true, Seed: seed, Log: &log}
+	cfg := referee.Config{ID: "x", Rules: rules.Default(), Games: 1, Duplicate: true, Seed: seed, Records: referee.NewLogWriter(&log)}
 	if _, err := referee.Run(context.Background(), cfg, es[:]); err != nil {
 		t.Fatal(err)
 	}

@@ -81,7 +81,10 @@ func showStandings(w io.Writer, db *store.DB, name string, opt standingsOptions)
 	if err != nil {
 		return err
 	}
-	return printStandings(w, name, t, opt)
+	if err := printStandings(w, name, t, opt); err != nil || opt.json {
+		return err
+	}
+	return printRanking(w, db, name)
 }
 
 // recomputeStandings prints the standings recomputed from the raw deals, and fails unless

@@ -16,9 +16,6 @@ const FullDeck CardSet = 0xFFFFFFFF
 // SuitMask returns the set of all eight cards of suit s.
 func SuitMask(s Suit) CardSet { return 0xFF << (uint(s) << 3) }
 
-// RankMask returns the set of the four cards of rank r.
-func RankMask(r Rank) CardSet { return 0x01010101 << r }
-
 // SetOf returns the set holding the given cards.
 func SetOf(cards ...Card) CardSet {
 	var s CardSet

@@ -166,3 +166,6 @@ func TestCardSetMasks(t *testing.T) {
 		}
 	}
 }
+
+// RankMask returns the set of the four cards of rank r.
+func RankMask(r Rank) CardSet { return 0x01010101 << r }

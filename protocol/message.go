@@ -307,15 +307,6 @@ func (m *DiscardRequest) AppendLine(b []byte) []byte {
 	return appendSet(append(b, ' '), m.Hand)
 }
 
-// IsRequest reports whether the bot must answer m with one line.
-func IsRequest(m Message) bool {
-	switch m.(type) {
-	case *Klaverjas, *Rules, *BidRequest, *PlayRequest, *ClaimRequest, *DiscardRequest:
-		return true
-	}
-	return false
-}
-
 // SyntaxError reports a line that does not follow the grammar of spec.md: which token
 // (counted from 1; 0 for the line as a whole) was wrong and what was expected there.
 type SyntaxError struct {

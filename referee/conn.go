@@ -3,7 +3,6 @@ package referee
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/klaverjas-arena/arena/protocol/bot"
@@ -27,31 +26,6 @@ type Reply struct {
 	Wall  time.Duration // from the end of the write to the answer
 	CPU   time.Duration // the bot's CPU time in that interval, where measurable
 }
-
-// FaultKind classifies what a bot did wrong (RULES.md §7.4).
-type FaultKind string
-
-// Fault kinds.
-const (
-	FaultIllegal  FaultKind = "illegal"       // a card or bid against the rules (a renege)
-	FaultGarbage  FaultKind = "garbage"       // a line that is not a valid reply
-	FaultTimeout  FaultKind = "timeout"       // no answer in time
-	FaultCrash    FaultKind = "crash"         // the bot exited or closed its output
-	FaultFlood    FaultKind = "flood"         // too many info lines, or output when none was asked for
-	FaultBlocked  FaultKind = "write_blocked" // the bot stopped reading its input
-	FaultMemory   FaultKind = "memory_limit"  // killed on reaching its memory limit
-	FaultStart    FaultKind = "start"         // the bot could not be started or failed the handshake
-	FaultDisabled FaultKind = "disabled"      // too many faults in this match: the bot is not restarted
-)
-
-// Fault is a bot failure. It forfeits the deal for the bot's team.
-type Fault struct {
-	Kind       FaultKind
-	Detail     string // what happened, with any offending text escaped
-	StderrTail string
-}
-
-func (f *Fault) Error() string { return fmt.Sprintf("%s: %s", f.Kind, f.Detail) }
 
 // Starter starts a fresh connection to a bot.
 type Starter func(ctx context.Context) (Conn, error)

@@ -18,7 +18,7 @@ import (
 func keyedDeals(t *testing.T, key []byte, seed uint64) []DealRecord {
 	t.Helper()
 	var log bytes.Buffer
-	if _, err := Run(context.Background(), Config{ID: "k", Rules: rules.Default(), Games: 2, Duplicate: true, Seed: seed, Key: key, Log: &log}, randomEntrants()); err != nil {
+	if _, err := Run(context.Background(), Config{ID: "k", Rules: rules.Default(), Games: 2, Duplicate: true, Seed: seed, Key: key, Records: NewLogWriter(&log)}, randomEntrants()); err != nil {
 		t.Fatal(err)
 	}
 	var recs []DealRecord
@@ -62,7 +62,7 @@ func TestDealKey(t *testing.T) {
 		}
 	}
 	var log bytes.Buffer
-	if _, err := Run(context.Background(), Config{Rules: rules.Default(), Games: 1, Seed: 7, Key: k1, Log: &log, Trace: &log}, randomEntrants()); err != nil {
+	if _, err := Run(context.Background(), Config{Rules: rules.Default(), Games: 1, Seed: 7, Key: k1, Records: NewLogWriter(&log), Trace: &log}, randomEntrants()); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Contains(log.Bytes(), k1) || strings.Contains(log.String(), hex.EncodeToString(k1)) {

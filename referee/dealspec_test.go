@@ -48,7 +48,7 @@ func TestPredefinedDealIsPlayed(t *testing.T) {
 	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 1}
 	var log bytes.Buffer
 	// Seed 3 happens to give dealer W for the first game; the mirror game is dealt by N.
-	if _, err := Run(context.Background(), Config{Rules: rs, Games: 1, Duplicate: true, Seed: 3, Deals: specs, Log: &log}, randomEntrants()); err != nil {
+	if _, err := Run(context.Background(), Config{Rules: rs, Games: 1, Duplicate: true, Seed: 3, Deals: specs, Records: NewLogWriter(&log)}, randomEntrants()); err != nil {
 		t.Fatal(err)
 	}
 	recs := records(t, &log)

@@ -89,7 +89,7 @@ func TestFaultForfeitsDealAndRestarts(t *testing.T) {
 			rs := rules.Default()
 			rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 4}
 			var log bytes.Buffer
-			res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 1, Log: &log}, e[:])
+			res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 1, Records: NewLogWriter(&log)}, e[:])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -165,7 +165,7 @@ func TestIllegalCardsDisableAfterMaxFaults(t *testing.T) {
 	rs := rules.Default()
 	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 6}
 	var log bytes.Buffer
-	res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 2, Log: &log}, e[:])
+	res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 2, Records: NewLogWriter(&log)}, e[:])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestRetryPolicyAsksAgain(t *testing.T) {
 	rs.FaultPolicy = rules.FaultRetry
 	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 2}
 	var log bytes.Buffer
-	res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 5, Log: &log}, e[:])
+	res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 5, Records: NewLogWriter(&log)}, e[:])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestRetryPolicyLogsEveryRejection(t *testing.T) {
 	rs.FaultPolicy = rules.FaultRetry
 	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 2}
 	var log, logged bytes.Buffer
-	_, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 2, Log: &log, MaxRetries: 3, MaxFaults: 10,
+	_, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 2, Records: NewLogWriter(&log), MaxRetries: 3, MaxFaults: 10,
 		Logger: zerolog.New(&logged)}, e[:])
 	if err != nil {
 		t.Fatal(err)

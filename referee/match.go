@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/klaverjas-arena/arena/protocol"
@@ -41,10 +40,14 @@ type Config struct {
 	MaxRetries int // fault_policy = retry: rejected replies per decision before a forfeit (default 3)
 	// Stop, if set, is asked after every duplicate pair whether the match should end early
 	// (an SPRT, for instance); it gets the result so far.
-	Stop   func(*Result) bool
-	Log    io.Writer // deal records, one JSON line per deal (may be nil)
-	Trace  io.Writer // protocol trace, every line to and from every bot (may be nil)
-	Logger zerolog.Logger
+	Stop    func(*Result) bool
+	Records DealConsumer // takes every finished deal's record (may be nil)
+	Trace   io.Writer    // protocol trace, every line to and from every bot (may be nil)
+	Logger  zerolog.Logger
+
+	// SeatTraces, per table seat, receive that seat's protocol lines alone: "< " and each
+	// line to the bot, "> " and each line from it (nil, or a nil entry: none).
+	SeatTraces []io.Writer
 }
 
 // RefusedError reports a bot that declined the ruleset at the handshake.
@@ -55,20 +58,6 @@ type RefusedError struct {
 
 func (e *RefusedError) Error() string {
 	return fmt.Sprintf("bot %s does not play this ruleset: %s", e.Bot, e.Reason)
-}
-
-// seat is the referee's state for one seat.
-type seat struct {
-	pos      protocol.Seat
-	entrant  Entrant
-	name     string // from hello; the entrant's name until then
-	conn     Conn
-	pending  []byte        // lines the bot has not been sent yet
-	game     protocol.Game // the current game's start, told again to a restarted bot
-	faults   int
-	disabled bool
-	bank     time.Duration
-	stats    *BotStats
 }
 
 // match is one running match.
@@ -92,7 +81,7 @@ type match struct {
 // returns its result. A four-player ruleset takes four entrants; the three-player game three,
 // or four when the dealer sits out each deal. Bot failures are faults recorded in the result,
 // never errors; an error means the match could not be played (a refused ruleset, a bad
-// configuration, a failing log writer, a cancelled context).
+// configuration, a failing deal consumer, a cancelled context).
 func Run(ctx context.Context, cfg Config, entrants []Entrant) (*Result, error) {
 	if cfg.Games < 1 {
 		return nil, errors.New("a match needs at least one game")
@@ -118,7 +107,7 @@ func Run(ctx context.Context, cfg Config, entrants []Entrant) (*Result, error) {
 	if cfg.MaxRetries == 0 {
 		cfg.MaxRetries = 3
 	}
-	m := &match{ctx: ctx, cfg: cfg, result: newResult(cfg, entrants), trace: newTracer(cfg.Trace), specs: &specCursor{specs: cfg.Deals}}
+	m := &match{ctx: ctx, cfg: cfg, result: newResult(cfg, entrants), trace: newTracer(cfg.Trace, cfg.SeatTraces), specs: &specCursor{specs: cfg.Deals}}
 	for i, e := range entrants {
 		m.seats = append(m.seats, &seat{pos: protocol.Seat(i), entrant: e, name: e.Name, stats: &m.result.Bots[i]})
 	}
@@ -129,44 +118,6 @@ func Run(ctx context.Context, cfg Config, entrants []Entrant) (*Result, error) {
 	}
 	m.result.finish()
 	return m.result, err
-}
-
-func (m *match) stopAll() {
-	var wg sync.WaitGroup
-	for _, s := range m.seats {
-		if s.conn != nil {
-			wg.Add(1)
-			go func(s *seat) {
-				defer wg.Done()
-				m.flush(s, (&protocol.Quit{}).AppendLine(nil))
-				_ = s.conn.Stop(time.Second)
-				s.conn = nil
-			}(s)
-		}
-	}
-	wg.Wait()
-}
-
-// startAll starts every bot before the first deal, so that a bot refusing the ruleset ends
-// the match before anything is played. A bot that fails to start is left to its first turn,
-// which tries again and records the fault.
-func (m *match) startAll() error {
-	for _, s := range m.seats {
-		conn, err := s.entrant.Start(m.ctx)
-		if err != nil {
-			continue
-		}
-		s.conn = conn
-		if err := m.handshake(s); err != nil {
-			var refused *RefusedError
-			if errors.As(err, &refused) {
-				return err
-			}
-			_ = s.conn.Stop(500 * time.Millisecond)
-			s.conn = nil
-		}
-	}
-	return m.ctx.Err()
 }
 
 func (m *match) play() error {
@@ -224,7 +175,7 @@ func (m *match) playGame(pair, rotation, number int, firstDealer protocol.Seat) 
 	}
 	for _, s := range m.seats {
 		s.bank = m.cfg.Time.Bank
-		s.game = protocol.Game{Number: number, Seat: s.pos, DecisionMS: ms(m.cfg.Time.Decision), BankMS: ms(m.cfg.Time.Bank), IncrementMS: ms(m.cfg.Time.Increment)}
+		s.game = gameStart(number, s.pos, m.cfg.Time)
 		s.queue(&s.game)
 	}
 	sides := len(m.result.Sides)
@@ -345,331 +296,12 @@ func (m *match) playDeal(setup rules.Setup, pair, rotation int, game, dealNo, at
 	return m.writeRecord()
 }
 
-// lastAction is the last bid or card, as the event that announces it.
-type lastAction struct {
-	said   protocol.Said
-	played protocol.Played
-}
-
-// announced counts what the seats have been told of the current deal.
-type announced struct {
-	actions, turned, tricks int
-	trump                   bool
-}
-
-// announce queues, for every seat, the public events of the deal not yet told: the last bid
-// or card, turned pile cards, the trump, finished tricks (after their roem claim).
-func (m *match) announce() {
-	d, seen := &m.deal, &m.seen
-	events := m.events[:0]
-	if n := len(m.rec.Actions); n > seen.actions {
-		switch {
-		case m.last.said.Seat != protocol.NoSeat:
-			events = append(events, &m.last.said)
-		case m.last.played.Seat != protocol.NoSeat:
-			events = append(events, &m.last.played)
-		}
-		seen.actions = n
-	}
-	for _, c := range d.Turned()[seen.turned:] {
-		events = append(events, &protocol.Turned{Card: c})
-	}
-	seen.turned = len(d.Turned())
-	if !seen.trump && d.Maker() != protocol.NoSeat {
-		events = append(events, &protocol.Trump{Suit: d.Trump(), Maker: m.seating.TableSeat(d.Maker())})
-		seen.trump = true
-	}
-	if d.Phase() != rules.PhaseClaim {
-		for _, t := range d.Tricks()[seen.tricks:] {
-			events = append(events, &protocol.TrickDone{Winner: m.seating.TableSeat(t.Winner), Points: t.Points, Roem: t.Scored})
-		}
-		seen.tricks = len(d.Tricks())
-	}
-	for _, s := range m.seats {
-		for _, e := range events {
-			s.queue(e)
-		}
-	}
-	m.events = events
-}
-
-// decide asks the seat to move for its decision and applies it; a non-nil fault forfeits.
-func (m *match) decide(s *seat) *Fault {
-	d := &m.deal
-	for retry := 0; ; retry++ {
-		req, timeLeft := m.request(s)
-		timeout := timeLeft + m.cfg.Time.Grace
-		s.queue(req)
-		out := s.pending
-		m.trace.out(s, out)
-		reply, err := s.conn.Exchange(out, true, timeout)
-		s.pending = out[:0] // connections do not keep what they were given
-		if err != nil {
-			return asFault(err, s.conn)
-		}
-		m.trace.in(s, reply)
-		m.charge(s, reply)
-		a := Action{Seat: s.pos.String(), MS: float64(reply.Wall.Microseconds()) / 1000, CPUMS: float64(reply.CPU.Microseconds()) / 1000}
-		fault := m.apply(d, s.pos, reply.Line, &a)
-		if fault == nil {
-			m.rec.Actions = append(m.rec.Actions, a)
-			return nil
-		}
-		if m.cfg.Rules.FaultPolicy != rules.FaultRetry || retry >= m.cfg.MaxRetries || fault.Kind == FaultTimeout {
-			return fault
-		}
-		m.reject(s, req, fault)
-	}
-}
-
-// reject records an answer rejected under fault_policy = retry, in the deal record and the
-// log, and queues the bot's "fault rejected" before the request is sent again.
-func (m *match) reject(s *seat, req protocol.Message, f *Fault) {
-	request, _, _ := strings.Cut(protocol.Line(req), " ")
-	x := Rejection{Seat: s.pos.String(), Bot: s.name, Decision: len(m.rec.Actions) + 1, Request: request, Kind: f.Kind, Detail: f.Detail}
-	m.rec.Rejected = append(m.rec.Rejected, x)
-	m.cfg.Logger.Warn().Str("bot", s.name).Str("seat", x.Seat).Int("game", m.rec.Game).Int("deal", m.rec.Deal).
-		Int("decision", x.Decision).Str("request", request).Str("kind", string(f.Kind)).Str("detail", f.Detail).Msg("answer rejected: asked again")
-	s.queue(&protocol.Fault{Kind: "rejected", Detail: string(f.Kind) + " " + oneLine(f.Detail)})
-}
-
-// request builds the request for the seat to move, with the time it may take.
-func (m *match) request(s *seat) (protocol.Message, time.Duration) {
-	d := &m.deal
-	left := m.cfg.Time.Decision
-	if m.cfg.Time.Bank > 0 {
-		left = min(left, max(s.bank, 0))
-	}
-	t := ms(left)
-	r := &m.requests
-	switch d.Phase() {
-	case rules.PhaseBidding:
-		r.bid = protocol.BidRequest{TimeMS: t, Hand: d.Hand(d.ToMove()), Legal: d.LegalBids()}
-		return &r.bid, left
-	case rules.PhaseClaim:
-		last := &d.Tricks()[len(d.Tricks())-1]
-		r.claim = protocol.ClaimRequest{TimeMS: t, Trump: d.Trump(), Trick: last.Cards[:last.N]}
-		return &r.claim, left
-	case rules.PhaseSkart:
-		r.discard = protocol.DiscardRequest{TimeMS: t, Trump: d.Trump(), Skart: d.Skart(), Hand: d.Hand(d.ToMove())}
-		return &r.discard, left
-	}
-	tr := d.Trick()
-	r.play = protocol.PlayRequest{TimeMS: t, Trump: d.Trump(), Leader: m.seating.TableSeat(tr.Leader), Trick: tr.Cards[:tr.N], Hand: d.Hand(d.ToMove()), Legal: d.Legal()}
-	return &r.play, left
-}
-
-// requests holds the match's request messages, reused from decision to decision.
-type requests struct {
-	bid     protocol.BidRequest
-	play    protocol.PlayRequest
-	claim   protocol.ClaimRequest
-	discard protocol.DiscardRequest
-}
-
-// apply parses a reply of the bot at table seat seat and applies it to the deal, filling in
-// the action.
-func (m *match) apply(d *rules.Deal, seat protocol.Seat, line string, a *Action) *Fault {
-	garbage := func(err error) *Fault { return &Fault{Kind: FaultGarbage, Detail: err.Error()} }
-	switch d.Phase() {
-	case rules.PhaseBidding:
-		b, err := protocol.ParseBidReply(line)
-		if err != nil {
-			return garbage(err)
-		}
-		if err := d.Bid(b); err != nil {
-			return &Fault{Kind: FaultIllegal, Detail: err.Error()}
-		}
-		a.Bid = b.String()
-		m.last = lastAction{said: protocol.Said{Seat: seat, Bid: b}, played: protocol.Played{Seat: protocol.NoSeat}}
-	case rules.PhaseClaim:
-		n, err := protocol.ParseClaimReply(line)
-		if err != nil {
-			return garbage(err)
-		}
-		if err := d.Claim(n); err != nil {
-			return &Fault{Kind: FaultIllegal, Detail: err.Error()}
-		}
-		a.Claim = &n
-		m.last = lastAction{said: protocol.Said{Seat: protocol.NoSeat}, played: protocol.Played{Seat: protocol.NoSeat}}
-	case rules.PhaseSkart:
-		c1, c2, err := protocol.ParseDiscardReply(line)
-		if err != nil {
-			return garbage(err)
-		}
-		if err := d.Discard(c1, c2); err != nil {
-			return &Fault{Kind: FaultIllegal, Detail: err.Error()}
-		}
-		a.Discard = c1.String() + " " + c2.String()
-		m.last = lastAction{said: protocol.Said{Seat: protocol.NoSeat}, played: protocol.Played{Seat: protocol.NoSeat}}
-	default:
-		c, err := protocol.ParseCardReply(line)
-		if err != nil {
-			return garbage(err)
-		}
-		if err := d.Play(c); err != nil {
-			return &Fault{Kind: FaultIllegal, Detail: err.Error()}
-		}
-		a.Card = c.String()
-		m.last = lastAction{said: protocol.Said{Seat: protocol.NoSeat}, played: protocol.Played{Seat: seat, Card: c}}
-	}
-	return nil
-}
-
-// charge records the decision's time and runs the game clock.
-func (m *match) charge(s *seat, r Reply) {
-	s.stats.addDecision(r)
-	if m.cfg.Time.Bank > 0 {
-		s.bank += m.cfg.Time.Increment - r.Wall
-	}
-}
-
-// forfeit ends the deal for the fault of seat s: the bot is told why, stopped, and will be
-// restarted (or not, after too many faults) for the next deal.
-func (m *match) forfeit(s *seat, f *Fault) {
-	m.deal.Forfeit(m.seating.DealSeat(s.pos))
-	m.rec.Faults = append(m.rec.Faults, FaultRecord{Seat: s.pos.String(), Bot: s.name, Kind: f.Kind, Detail: f.Detail, Stderr: f.StderrTail})
-	m.result.addFault(s.pos, m.sideOf(m.seating.DealSeat(s.pos)), f)
-	m.cfg.Logger.Warn().Str("bot", s.name).Str("seat", s.pos.String()).Str("kind", string(f.Kind)).Str("detail", f.Detail).Msg("fault: deal forfeited")
-	if f.Kind == FaultDisabled {
-		return
-	}
-	s.faults++
-	if s.conn != nil {
-		s.queue(&protocol.Fault{Kind: string(f.Kind), Detail: oneLine(f.Detail)})
-		m.flush(s, nil)
-		_ = s.conn.Stop(500 * time.Millisecond)
-		s.conn = nil
-	}
-	if s.faults >= m.cfg.MaxFaults {
-		s.disabled = true
-	}
-	// The next start of the bot begins with the game it is in.
-	s.pending = s.pending[:0]
-	s.queue(&s.game)
-}
-
-// ensureRunning starts the seat's bot if it is not running, with the handshake and the
-// current game's start. A bot that fails to start is a fault; a refusal is an error.
-func (m *match) ensureRunning(s *seat) error {
-	if s.conn != nil || s.disabled {
-		return nil
-	}
-	conn, err := s.entrant.Start(m.ctx)
-	if err != nil {
-		m.startFault(s, &Fault{Kind: FaultStart, Detail: err.Error()})
-		return nil
-	}
-	s.conn = conn
-	if err := m.handshake(s); err != nil {
-		var f *Fault
-		if errors.As(err, &f) {
-			m.startFault(s, f)
-			return nil
-		}
-		return err
-	}
-	return nil
-}
-
-// startFault records a bot that could not be started; its deals are forfeited when it is
-// to move.
-func (m *match) startFault(s *seat, f *Fault) {
-	if s.conn != nil {
-		f.StderrTail = s.conn.StderrTail()
-		_ = s.conn.Stop(500 * time.Millisecond)
-		s.conn = nil
-	}
-	m.forfeit(s, f)
-}
-
-func (m *match) handshake(s *seat) error {
-	ask := func(msg protocol.Message) (string, error) {
-		out := append(msg.AppendLine(nil), '\n')
-		m.trace.out(s, out)
-		r, err := s.conn.Exchange(out, true, m.cfg.Time.Startup)
-		if err != nil {
-			return "", asFault(err, s.conn)
-		}
-		m.trace.in(s, r)
-		return r.Line, nil
-	}
-	line, err := ask(&protocol.Klaverjas{Versions: []int{protocol.Version}})
-	if err != nil {
-		return err
-	}
-	hello, err := protocol.ParseHello(line)
-	if err != nil {
-		return &Fault{Kind: FaultStart, Detail: "handshake: " + err.Error()}
-	}
-	if hello.Version != protocol.Version {
-		return &Fault{Kind: FaultStart, Detail: fmt.Sprintf("handshake: bot chose protocol version %d; the arena speaks %d", hello.Version, protocol.Version)}
-	}
-	if s.name == "" || s.entrant.HelloName {
-		s.name = hello.Name
-	}
-	s.stats.Name, s.stats.Author = s.name, hello.Author
-	line, err = ask(&protocol.Rules{Options: m.cfg.Rules.Options()})
-	if err != nil {
-		return err
-	}
-	reply, err := protocol.ParseRulesReply(line)
-	if err != nil {
-		return &Fault{Kind: FaultStart, Detail: "rules: " + err.Error()}
-	}
-	if reply.Refuse {
-		return &RefusedError{Bot: s.name, Reason: reply.Reason}
-	}
-	return nil
-}
-
-// flush sends the seat's pending lines (and extra) without waiting for an answer.
-func (m *match) flush(s *seat, extra []byte) {
-	out := s.pending
-	if len(extra) > 0 {
-		out = append(append(out, extra...), '\n')
-	}
-	s.pending = nil
-	if s.conn == nil || len(out) == 0 {
-		return
-	}
-	m.trace.out(s, out)
-	if _, err := s.conn.Exchange(out, false, m.cfg.Time.Startup); err != nil {
-		m.cfg.Logger.Debug().Str("bot", s.name).Err(err).Msg("bot did not take its last lines")
-	}
-}
-
 func (m *match) writeRecord() error {
 	m.result.addDeal(m.rec)
-	if m.cfg.Log == nil {
+	if m.cfg.Records == nil {
 		return nil
 	}
-	line, err := marshalLine(m.rec)
-	if err != nil {
-		return err
-	}
-	if _, err := m.cfg.Log.Write(line); err != nil {
-		return fmt.Errorf("write deal log: %w", err)
-	}
-	return nil
-}
-
-func (s *seat) queue(msg protocol.Message) {
-	if s.disabled {
-		return // it will not be started again
-	}
-	s.pending = append(msg.AppendLine(s.pending), '\n')
-}
-
-func asFault(err error, c Conn) *Fault {
-	var f *Fault
-	if !errors.As(err, &f) {
-		f = &Fault{Kind: FaultCrash, Detail: err.Error()}
-	}
-	if f.StderrTail == "" && c != nil {
-		f.StderrTail = c.StderrTail()
-	}
-	return f
+	return m.cfg.Records.Deal(m.rec)
 }
 
 // sideOf returns the scoring side, in the result's Sides, of the deal's seat d: its team at

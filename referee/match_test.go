@@ -59,7 +59,7 @@ func TestMatchRecordsVerify(t *testing.T) {
 			rs, _ := rules.Preset(preset)
 			rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 16}
 			var log bytes.Buffer
-			res, err := Run(context.Background(), Config{ID: "m1", Rules: rs, Games: 3, Duplicate: true, Seed: 42, Log: &log}, randomEntrants())
+			res, err := Run(context.Background(), Config{ID: "m1", Rules: rs, Games: 3, Duplicate: true, Seed: 42, Records: NewLogWriter(&log)}, randomEntrants())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,7 +100,7 @@ func TestMatchDuplicateMovesHands(t *testing.T) {
 	rs := rules.Default()
 	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 2}
 	var log bytes.Buffer
-	if _, err := Run(context.Background(), Config{Rules: rs, Games: 1, Duplicate: true, Seed: 7, Log: &log}, randomEntrants()); err != nil {
+	if _, err := Run(context.Background(), Config{Rules: rs, Games: 1, Duplicate: true, Seed: 7, Records: NewLogWriter(&log)}, randomEntrants()); err != nil {
 		t.Fatal(err)
 	}
 	var recs []DealRecord

@@ -7,6 +7,7 @@ import (
 
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee/rules"
+	"github.com/klaverjas-arena/arena/referee/rules/rulesfile"
 )
 
 // LogVersion is the version of the deal-log format (spec.md, "Deal logs").
@@ -44,6 +45,25 @@ type DealRecord struct {
 	// Rejected lists the answers that fault_policy = retry rejected, each followed by the
 	// same request again (absent in logs written before it).
 	Rejected []Rejection `json:"rejected,omitempty"`
+}
+
+// MarshalJSON writes the record as the object of a deal-log line (spec.md §12), the ruleset
+// as package rulesfile writes it.
+func (r DealRecord) MarshalJSON() ([]byte, error) {
+	type plain DealRecord // the fields without these methods
+	return json.Marshal(struct {
+		*plain
+		Rules rulesfile.Value `json:"rules"`
+	}{(*plain)(&r), rulesfile.Value(r.Rules)})
+}
+
+// UnmarshalJSON reads the object of a deal-log line, the ruleset as rulesfile reads it.
+func (r *DealRecord) UnmarshalJSON(data []byte) error {
+	type plain DealRecord
+	return json.Unmarshal(data, &struct {
+		*plain
+		Rules *rulesfile.Value `json:"rules"`
+	}{(*plain)(r), (*rulesfile.Value)(&r.Rules)})
 }
 
 // Rejection is an answer rejected under fault_policy = retry: an illegal or garbage reply

@@ -1,7 +1,6 @@
 package referee
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/klaverjas-arena/arena/protocol"
@@ -179,10 +178,4 @@ func gameScore(winner int) float64 {
 		return 0.5
 	}
 	return 0
-}
-
-// marshalLine encodes v as one JSON line.
-func marshalLine(v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	return append(b, '\n'), err
 }

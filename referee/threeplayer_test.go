@@ -31,7 +31,7 @@ func TestThreePlayerMatch(t *testing.T) {
 	for _, table := range []int{3, 4} {
 		t.Run(fmt.Sprint(table), func(t *testing.T) {
 			var log bytes.Buffer
-			res, err := Run(context.Background(), Config{ID: "three", Rules: rs, Games: 2, Duplicate: true, Seed: 5, Log: &log}, threeEntrants(table))
+			res, err := Run(context.Background(), Config{ID: "three", Rules: rs, Games: 2, Duplicate: true, Seed: 5, Records: NewLogWriter(&log)}, threeEntrants(table))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -133,7 +133,7 @@ func TestThreePlayerInformationHiding(t *testing.T) {
 						t.Fatalf("table %d: seat %s was shown %v before they were played: %q", table, protocol.Seat(seat), leak, l)
 					}
 				}
-				if sitting && protocol.IsRequest(msg) {
+				if sitting && isRequest(msg) {
 					t.Fatalf("table %d: the dealer %s sitting out was asked %q", table, protocol.Seat(seat), l)
 				}
 				switch m := msg.(type) {
@@ -208,7 +208,7 @@ func TestThreePlayerBadDiscard(t *testing.T) {
 			}}, err
 		}
 		var log bytes.Buffer
-		res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 3, Log: &log}, e)
+		res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 3, Records: NewLogWriter(&log)}, e)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -275,4 +275,13 @@ func TestActiveLine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// isRequest reports whether the bot must answer m with one line.
+func isRequest(m protocol.Message) bool {
+	switch m.(type) {
+	case *protocol.Klaverjas, *protocol.Rules, *protocol.BidRequest, *protocol.PlayRequest, *protocol.ClaimRequest, *protocol.DiscardRequest:
+		return true
+	}
+	return false
 }

@@ -28,7 +28,7 @@ func verifyMatchLogKey(t *testing.T, rs rules.Ruleset, table, games int, duplica
 			entrants[i] = Entrant{Name: name, Start: NewInProcess(randomBot(name, uint64(i+3)))}
 		}
 	}
-	cfg := Config{ID: "v", Rules: rs, Games: games, Duplicate: duplicate, Seed: 17, Key: key, Log: &log}
+	cfg := Config{ID: "v", Rules: rs, Games: games, Duplicate: duplicate, Seed: 17, Key: key, Records: NewLogWriter(&log)}
 	if _, err := Run(context.Background(), cfg, entrants); err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,8 @@
 package check
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee/rules"
@@ -221,9 +219,4 @@ func anyBeats(set protocol.CardSet, c protocol.Card, led, trump protocol.Suit) b
 		}
 	}
 	return false
-}
-
-// describe names the scenario the first request the bot gets in a scenario, for the self-test.
-func (sc *scenario) describe() string {
-	return fmt.Sprintf("%s (seat %s, %s)", sc.item, sc.seat, strings.Join(sc.prefix, " "))
 }

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -90,4 +91,9 @@ func TestRulesetName(t *testing.T) {
 	if got := rulesetName(&rs); got != "amsterdams with bidding=bga_draw" {
 		t.Errorf("got %q", got)
 	}
+}
+
+// describe names the scenario the first request the bot gets in a scenario.
+func (sc *scenario) describe() string {
+	return fmt.Sprintf("%s (seat %s, %s)", sc.item, sc.seat, strings.Join(sc.prefix, " "))
 }

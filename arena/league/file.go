@@ -1,6 +1,6 @@
-// Package league runs leagues: the league file, the schedule (round robin or gauntlet,
-// every match one duplicate pair with its own seed), the concurrent runner that stores
-// every deal as it finishes, and progress reports.
+// Package league runs leagues: the league file, the plan of its matches (decided round by
+// round by its pairing format, every match one duplicate set with its own seed), the
+// concurrent runner that stores every deal as it finishes, and progress reports.
 package league
 
 import (
@@ -8,8 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/klaverjas-arena/arena/arena/confine"
-	"github.com/klaverjas-arena/arena/referee/botproc"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,54 +15,48 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/klaverjas-arena/arena/arena/botdef"
+	"github.com/klaverjas-arena/arena/arena/confine"
+	"github.com/klaverjas-arena/arena/arena/league/pairing"
+	"github.com/klaverjas-arena/arena/arena/store"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/klaverjas-arena/arena/referee/rules"
 )
 
-// Formats.
-const (
-	RoundRobin = "round_robin"
-	Gauntlet   = "gauntlet"
-)
-
-// Bot is one entrant of a league.
-type Bot struct {
-	Name     string            `toml:"name" json:"name"`
-	Cmd      []string          `toml:"cmd" json:"cmd"`
-	Dir      string            `toml:"dir" json:"dir,omitempty"` // relative to the league file
-	Env      map[string]string `toml:"env" json:"env,omitempty"`
-	Decision Duration          `toml:"decision" json:"decision,omitzero"` // a more generous time per decision for this bot
-	Stderr   string            `toml:"stderr" json:"stderr,omitempty"`
-	confine.Limits
-}
-
-// Duration is a time.Duration read from TOML as "1s" or "250ms".
-type Duration struct{ time.Duration }
-
-// UnmarshalText parses a Go duration.
-func (d *Duration) UnmarshalText(text []byte) error {
-	v, err := time.ParseDuration(string(text))
-	d.Duration = v
-	return err
-}
-
-// MarshalText writes a Go duration.
-func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+// Bot is one entrant of a league: a [[bot]] entry, as in a bots file. Its dir is relative to
+// the league file.
+type Bot = botdef.Bot
 
 // Time is the league's time control.
 type Time struct {
-	Decision  Duration `toml:"decision"`
-	Grace     Duration `toml:"grace"`
-	Startup   Duration `toml:"startup"`
-	Bank      Duration `toml:"bank"`
-	Increment Duration `toml:"increment"`
+	Decision  time.Duration `toml:"decision"`
+	Grace     time.Duration `toml:"grace"`
+	Startup   time.Duration `toml:"startup"`
+	Bank      time.Duration `toml:"bank"`
+	Increment time.Duration `toml:"increment"`
+}
+
+// check returns every problem of the time control, after the defaults are filled in.
+func (t Time) check() []error {
+	var errs []error
+	for _, d := range []struct {
+		key    string
+		v      time.Duration
+		zeroOK bool
+	}{{"decision =", t.Decision, false}, {"grace =", t.Grace, true}, {"startup =", t.Startup, false},
+		{"bank =", t.Bank, true}, {"increment =", t.Increment, true}} {
+		if err := botdef.CheckTime(d.key, d.v, d.zeroOK); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
 }
 
 // File is a league file:
 //
 //	name = "demo"                 # default: the file's name without .toml
-//	format = "round_robin"        # or "gauntlet" (with gauntlet = "BOT")
-//	games = 4                     # games per pairing; even: each duplicate pair is two games
+//	format = "round_robin"        # or "gauntlet" (with gauntlet = "BOT"), "swiss" (rounds = N), "knockout"
+//	games = 4                     # games per pairing (and round); even: each duplicate pair is two games
 //	seed = 1
 //	concurrency = 2               # default: one less than the CPUs, at least 1
 //	[rules]                       # a ruleset: preset and options (arena rules --list)
@@ -78,6 +70,7 @@ type File struct {
 	Name        string         `toml:"name"`
 	Format      string         `toml:"format"`
 	Gauntlet    string         `toml:"gauntlet"`
+	Rounds      int            `toml:"rounds"`
 	Games       int            `toml:"games"`
 	Seed        uint64         `toml:"seed"`
 	Concurrency int            `toml:"concurrency"`
@@ -87,7 +80,8 @@ type File struct {
 	Bots        []Bot          `toml:"bot"`
 	Sandbox     string         `toml:"sandbox"` // "on" (default) or "off"
 
-	SandboxOff bool `toml:"-"` // sandbox = "off": bots run unconfined
+	SandboxOff bool           `toml:"-"` // sandbox = "off": bots run unconfined
+	Pairing    pairing.Format `toml:"-"` // the format, which decides the matches
 
 	Path  string        `toml:"-"` // where it was read from
 	Hash  string        `toml:"-"` // SHA-256 of its bytes
@@ -105,7 +99,14 @@ func Load(path string) (*File, error) {
 }
 
 // Parse reads and checks a league file's text; path places relative bot directories.
-func Parse(data []byte, path string) (*File, error) {
+func Parse(data []byte, path string) (*File, error) { return parse(data, path, true) }
+
+// Stored returns the league file a stored league was started with (or last continued with
+// --force), without checking that its bots can run here: for reading the league anywhere.
+func Stored(l *store.League) (*File, error) { return parse([]byte(l.Config), l.File, false) }
+
+// parse reads a league file's text; runnable checks that its bots can run here.
+func parse(data []byte, path string, runnable bool) (*File, error) {
 	var f File
 	md, err := toml.Decode(string(data), &f)
 	if err != nil {
@@ -130,7 +131,7 @@ func Parse(data []byte, path string) (*File, error) {
 		fail("name %q: no spaces or slashes", f.Name)
 	}
 	if f.Format == "" {
-		f.Format = RoundRobin
+		f.Format = pairing.Formats[0]
 	}
 	if f.RulesMap == nil {
 		f.RulesMap = map[string]any{}
@@ -151,11 +152,11 @@ func Parse(data []byte, path string) (*File, error) {
 	tc := &f.Time
 	defaults := referee.DefaultTimeControl
 	for _, d := range []struct {
-		v   *Duration
+		v   *time.Duration
 		def time.Duration
 	}{{&tc.Decision, defaults.Decision}, {&tc.Grace, defaults.Grace}, {&tc.Startup, defaults.Startup}} {
-		if d.v.Duration == 0 {
-			d.v.Duration = d.def
+		if *d.v == 0 {
+			*d.v = d.def
 		}
 	}
 	if f.Games < 0 || f.Games%set != 0 {
@@ -167,8 +168,8 @@ func Parse(data []byte, path string) (*File, error) {
 	if f.MaxFaults < 0 {
 		fail("max_faults = %d: want at least 1", f.MaxFaults)
 	}
-	if tc.Decision.Duration < 0 || tc.Grace.Duration < 0 || tc.Startup.Duration < 0 || tc.Bank.Duration < 0 || tc.Increment.Duration < 0 {
-		fail("[time]: durations must not be negative")
+	for _, err := range tc.check() {
+		fail("[time]: %v", err)
 	}
 	names := map[string]bool{}
 	for i, b := range f.Bots {
@@ -180,52 +181,34 @@ func Parse(data []byte, path string) (*File, error) {
 			fail("two bots are named %q", b.Name)
 		}
 		names[b.Name] = true
-		if !filepath.IsAbs(b.Dir) {
-			f.Bots[i].Dir = filepath.Join(filepath.Dir(path), b.Dir)
+		if !runnable {
+			if !filepath.IsAbs(b.Dir) {
+				f.Bots[i].Dir = filepath.Join(filepath.Dir(path), b.Dir)
+			}
+			continue
 		}
-		if err := f.Bots[i].check(); err != nil {
+		for _, err := range f.Bots[i].Check(filepath.Dir(path)) {
 			fail("%v", err)
-		}
-		for _, err := range f.Bots[i].Limits.Resolve(filepath.Dir(path)) {
-			fail("bot %q: %v", b.Name, err)
 		}
 	}
 	if f.SandboxOff, err = confine.ParseMode(f.Sandbox); err != nil {
 		fail("%v", err)
 	}
-	switch f.Format {
-	case RoundRobin:
-		if f.Gauntlet != "" {
-			fail("gauntlet = %q is only for format = \"gauntlet\"", f.Gauntlet)
+	if f.Pairing, err = pairing.New(f.Format, pairing.Config{Names: f.BotNames(), Size: f.matchBots(), Sets: max(1, f.Games/set),
+		Gauntlet: f.Gauntlet, Rounds: f.Rounds}); err != nil {
+		for _, e := range split(err) {
+			fail("%v", e)
 		}
-	case Gauntlet:
-		if !names[f.Gauntlet] {
-			fail("gauntlet = %q: want the name of one of the bots", f.Gauntlet)
-		}
-	default:
-		fail("format = %q: want %q or %q", f.Format, RoundRobin, Gauntlet)
-	}
-	if need := f.matchBots(); len(f.Bots) < need {
-		fail("a league needs at least %d bots, has %d", need, len(f.Bots))
 	}
 	return &f, errors.Join(errs...)
 }
 
-// check verifies that the bot's program exists and is executable, and its directory exists.
-func (b *Bot) check() error {
-	if len(b.Cmd) == 0 {
-		return fmt.Errorf("bot %q has no cmd", b.Name)
+// split returns the errors an errors.Join holds, or err alone.
+func split(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
 	}
-	if st, err := os.Stat(b.Dir); err != nil || !st.IsDir() {
-		return fmt.Errorf("bot %q: working directory %s does not exist", b.Name, b.Dir)
-	}
-	if _, err := botproc.ResolveProgram(b.Cmd[0], b.Dir); err != nil {
-		return fmt.Errorf("bot %q: program %s: %w", b.Name, b.Cmd[0], err)
-	}
-	if b.Decision.Duration < 0 {
-		return fmt.Errorf("bot %q: decision = %v must not be negative", b.Name, b.Decision)
-	}
-	return nil
+	return []error{err}
 }
 
 // DefaultConcurrency is the number of matches run at once when the file does not say: one
@@ -236,10 +219,10 @@ func DefaultConcurrency() int { return max(1, runtime.NumCPU()-1) }
 // TimeControl returns the time control of a match between the given bots: the league's,
 // with the most generous per-bot decision time among them.
 func (f *File) TimeControl(bots ...int) referee.TimeControl {
-	tc := referee.TimeControl{Startup: f.Time.Startup.Duration, Decision: f.Time.Decision.Duration, Grace: f.Time.Grace.Duration,
-		Bank: f.Time.Bank.Duration, Increment: f.Time.Increment.Duration}
+	tc := referee.TimeControl{Startup: f.Time.Startup, Decision: f.Time.Decision, Grace: f.Time.Grace,
+		Bank: f.Time.Bank, Increment: f.Time.Increment}
 	for _, b := range bots {
-		tc.Decision = max(tc.Decision, f.Bots[b].Decision.Duration)
+		tc.Decision = max(tc.Decision, f.Bots[b].Decision)
 	}
 	return tc
 }

@@ -128,7 +128,7 @@ func TestLeagueKeys(t *testing.T) {
 
 	old := keyedRunner(t, db, "old", nil)
 	rec := &store.League{Name: "old", File: old.File.Path, Hash: old.File.Hash, Config: old.File.Text, Rules: old.File.Rules,
-		Bots: old.File.BotNames(), Matches: len(old.File.Schedule()), Created: time.Now()}
+		Bots: old.File.BotNames(), Matches: old.File.Pairing.Matches(), Created: time.Now()}
 	if err := db.PutLeague(rec); err != nil { // as an arena before deal keys did
 		t.Fatal(err)
 	}

@@ -27,9 +27,22 @@ func TestParseDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Name != "x" || f.Format != RoundRobin || f.Games != 2 || f.Concurrency < 1 || f.Time.Decision.Duration == 0 || f.Bots[0].Dir != "/tmp" {
+	if f.Name != "x" || f.Format != "round_robin" || f.Games != 2 || f.Concurrency < 1 || f.Time.Decision == 0 || f.Bots[0].Dir != "/tmp" {
 		t.Errorf("defaults: %+v", f)
 	}
+}
+
+// schedule returns the matches of a league of a format that decides them all at once.
+func schedule(t *testing.T, f *File) []Scheduled {
+	t.Helper()
+	p, err := f.Plan(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Rounds) != 1 || len(p.Todo) != f.Pairing.Matches() {
+		t.Fatalf("%d rounds, %d matches to play, %d in the league: want all in one round", len(p.Rounds), len(p.Todo), f.Pairing.Matches())
+	}
+	return p.Todo
 }
 
 func TestSchedule(t *testing.T) {
@@ -37,7 +50,7 @@ func TestSchedule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := f.Schedule()
+	s := schedule(t, f)
 	if len(s) != 6 { // 3 pairings × 2 pairs
 		t.Fatalf("%d matches", len(s))
 	}
@@ -54,7 +67,7 @@ func TestSchedule(t *testing.T) {
 		t.Errorf("seeds %d, pairings %v", len(seeds), count)
 	}
 	// The same file gives the same schedule: resuming replays nothing differently.
-	again := f.Schedule()
+	again := schedule(t, f)
 	for i := range s {
 		if !reflect.DeepEqual(s[i], again[i]) {
 			t.Errorf("schedule not deterministic at %d", i)
@@ -64,22 +77,22 @@ func TestSchedule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range g.Schedule() {
+	for _, m := range schedule(t, g) {
 		if !slices.Contains(m.Bots, 2) {
 			t.Errorf("gauntlet match without the gauntlet bot: %+v", m)
 		}
 	}
-	if n := len(g.Schedule()); n != 2 {
+	if n := len(schedule(t, g)); n != 2 {
 		t.Errorf("gauntlet: %d matches", n)
 	}
 }
 
 func TestParseErrorsTogether(t *testing.T) {
-	_, err := Parse([]byte("games = -2\nconcurrency = -1\nformat = \"swiss\"\n[[bot]]\nname = \"a\"\n"), "/tmp/bad.toml")
+	_, err := Parse([]byte("games = -2\nconcurrency = -1\nformat = \"swizz\"\n[[bot]]\nname = \"a\"\n"), "/tmp/bad.toml")
 	if err == nil {
 		t.Fatal("no error")
 	}
-	for _, want := range []string{"games = -2", "concurrency = -1", "format = \"swiss\"", `bot "a" has no cmd`, "at least 2 bots"} {
+	for _, want := range []string{"games = -2", "concurrency = -1", "format = \"swizz\"", `bot "a" has no cmd`, "at least 2 bots"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("missing %q in %v", want, err)
 		}
@@ -118,7 +131,7 @@ func TestThreePlayerSchedule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := f.Schedule()
+	s := schedule(t, f)
 	if f.SetGames() != 3 || len(s) != 8 { // 4 triples × 2 rounds
 		t.Fatalf("set games %d, %d matches", f.SetGames(), len(s))
 	}
@@ -142,7 +155,7 @@ func TestThreePlayerSchedule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gs := g.Schedule(); len(gs) != 3 || g.Games != 3 {
+	if gs := schedule(t, g); len(gs) != 3 || g.Games != 3 {
 		t.Errorf("gauntlet of three: %d matches, games %d", len(gs), g.Games)
 	}
 	for _, bad := range []string{"games = 4\n", ""} {

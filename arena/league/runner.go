@@ -81,23 +81,49 @@ type Runner struct {
 	// Unkeyed is set by Prepare for a league started before deal keys: it keeps dealing
 	// from the seed alone, so that a league is keyed for all of its matches or for none.
 	Unkeyed bool
+	// Shard, if set, plays only that shard's matches (File.Shards) into this database.
+	Shard *Shard
+	// Copy, if set, is a file a consistent copy of the database is written to after a
+	// finished match (at most every CopyEvery), so that arena merge can read a running shard.
+	Copy      string
+	CopyEvery time.Duration
+	// Done is set by Prepare: the matches already done.
+	Done int
 
 	dealKey []byte
 
 	league      *store.League
-	schedule    []Scheduled
+	mine        map[int]bool // a shard's matches, by index
+	total       int          // the matches this database plays
 	snapMu      sync.Mutex
 	snapMatches int
+	copyMu      sync.Mutex
+	copied      time.Time
 }
 
 // Prepare creates the league in the store, with its deal key, or checks that the stored one
-// is the same league, and returns it with the matches still to play.
+// is the same league, and returns it with the matches of the current round still to play
+// (the whole league for a format whose matches do not depend on results).
 func (r *Runner) Prepare() (*store.League, []Scheduled, error) {
 	f := r.File
 	if r.Key != nil && len(r.Key) != referee.KeySize {
 		return nil, nil, fmt.Errorf("a deal key of %d bytes: it must have %d", len(r.Key), referee.KeySize)
 	}
-	r.schedule = f.Schedule()
+	r.total = f.Pairing.Matches()
+	if r.Shard != nil {
+		if r.Key == nil {
+			return nil, nil, fmt.Errorf("league %s: --shard needs --key KEYFILE (arena keygen): every shard must deal with the same key", f.Name)
+		}
+		shards, err := f.Shards(r.Shard.N)
+		if err != nil {
+			return nil, nil, err
+		}
+		r.mine = map[int]bool{}
+		for _, s := range shards[r.Shard.I-1] {
+			r.mine[s.Index] = true
+		}
+		r.total = len(r.mine)
+	}
 	l, err := r.DB.League(f.Name)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -109,31 +135,49 @@ func (r *Runner) Prepare() (*store.League, []Scheduled, error) {
 		return nil, nil, err
 	}
 	r.league = l
-	stored, err := r.DB.Matches(f.Name)
+	plan, err := r.plan()
 	if err != nil {
 		return nil, nil, err
 	}
-	done := map[int]bool{}
-	for _, m := range stored {
-		done[m.Index] = m.Done
-	}
-	var todo []Scheduled
-	for _, s := range r.schedule {
-		if !done[s.Index] {
-			todo = append(todo, s)
-		}
-	}
-	if len(todo) == 0 {
+	r.Done = plan.Done
+	if len(plan.Todo) == 0 {
 		return l, nil, ErrFinished
 	}
-	return l, todo, nil
+	return l, plan.Todo, nil
+}
+
+// plan decides the league's matches from the ones stored.
+func (r *Runner) plan() (*Plan, error) {
+	stored, err := r.DB.Matches(r.File.Name)
+	if err != nil {
+		return nil, err
+	}
+	p, err := r.File.Plan(stored)
+	if err != nil || r.mine == nil {
+		return p, err
+	}
+	p.Todo = slices.DeleteFunc(p.Todo, func(s Scheduled) bool { return !r.mine[s.Index] })
+	for _, m := range stored {
+		if !r.mine[m.Index] {
+			return nil, fmt.Errorf("league %s: match %s is stored in this database of shard %v, but belongs to another shard", r.File.Name, m.ID, r.Shard)
+		}
+	}
+	return p, nil
+}
+
+// shardName is what the league record says of the shard this database plays.
+func (r *Runner) shardName() string {
+	if r.Shard == nil {
+		return ""
+	}
+	return r.Shard.String()
 }
 
 // create stores a new league with its bots and its deal key: the one given, or a fresh one.
 func (r *Runner) create() (*store.League, error) {
 	f := r.File
 	l := &store.League{Name: f.Name, File: f.Path, Hash: f.Hash, Config: f.Text, Rules: f.Rules, Bots: f.BotNames(),
-		Matches: len(r.schedule), Created: time.Now().UTC()}
+		Matches: r.total, Shard: r.shardName(), Created: time.Now().UTC()}
 	for _, b := range f.Bots {
 		if err := r.DB.PutBot(b.Name, b); err != nil {
 			return nil, err
@@ -163,6 +207,17 @@ func (r *Runner) resume(l *store.League) error {
 		return fmt.Errorf("league %q was started with another key: the --key file is %w (run it without --key to use the stored one)", f.Name, ErrKeyMismatch)
 	}
 	r.dealKey = stored
+	if l.Shard != r.shardName() {
+		what := "the whole league"
+		if l.Shard != "" {
+			what = "shard " + l.Shard
+		}
+		want := "without --shard"
+		if r.Shard != nil {
+			want = "with --shard " + r.Shard.String()
+		}
+		return fmt.Errorf("league %q: this database plays %s of it, and this run is %s (use the database of that shard)", f.Name, what, want)
+	}
 	if l.Hash == f.Hash {
 		return nil
 	}
@@ -173,14 +228,15 @@ func (r *Runner) resume(l *store.League) error {
 		return &ChangedError{Name: f.Name, File: f.Path, OldHash: l.Hash, NewHash: f.Hash}
 	}
 	l.Forced = append(l.Forced, store.Forced{At: time.Now().UTC(), OldHash: l.Hash, NewHash: f.Hash})
-	l.Hash, l.Config, l.File, l.Rules, l.Matches = f.Hash, f.Text, f.Path, f.Rules, len(r.schedule)
+	l.Hash, l.Config, l.File, l.Rules, l.Matches = f.Hash, f.Text, f.Path, f.Rules, r.total
 	l.Finished = time.Time{}
 	r.Forced = true
 	return r.DB.PutLeague(l)
 }
 
-// Run plays the matches Prepare returned. It returns ErrInterrupted (wrapped) if ctx
-// was cancelled; whatever finished is stored either way.
+// Run plays the matches Prepare returned and then every later round: when a round is done,
+// the format decides the next from the stored results. It returns ErrInterrupted (wrapped)
+// if ctx was cancelled; whatever finished is stored either way.
 func (r *Runner) Run(ctx context.Context, todo []Scheduled) error {
 	f := r.File
 	totals, err := r.DB.Totals(f.Name)
@@ -189,10 +245,26 @@ func (r *Runner) Run(ctx context.Context, todo []Scheduled) error {
 	}
 	p := r.Progress
 	if p != nil {
-		p.Started(len(r.schedule), len(r.schedule)-len(todo), totals)
+		p.Started(r.total, r.Done, totals)
 		defer p.Stopped()
 	}
-	conc := max(1, min(f.Concurrency, len(todo)))
+	for len(todo) > 0 {
+		if err := r.playRound(ctx, todo); err != nil {
+			return err
+		}
+		plan, err := r.plan()
+		if err != nil {
+			return err
+		}
+		todo = plan.Todo
+	}
+	r.league.Finished = time.Now().UTC()
+	return r.DB.PutLeague(r.league)
+}
+
+// playRound plays the given matches, several at once.
+func (r *Runner) playRound(ctx context.Context, todo []Scheduled) error {
+	conc := max(1, min(r.File.Concurrency, len(todo)))
 	slots := make(chan int, conc)
 	for i := range conc {
 		slots <- i
@@ -209,15 +281,11 @@ func (r *Runner) Run(ctx context.Context, todo []Scheduled) error {
 			return r.play(gctx, slot, s)
 		})
 	}
-	err = g.Wait()
+	err := g.Wait()
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
 	}
-	if err != nil {
-		return err
-	}
-	r.league.Finished = time.Now().UTC()
-	return r.DB.PutLeague(r.league)
+	return err
 }
 
 // play referees one match and stores it.
@@ -229,9 +297,9 @@ func (r *Runner) play(ctx context.Context, slot int, s Scheduled) error {
 	if err := r.DB.StartMatch(r.File.Name, &rec); err != nil {
 		return err
 	}
-	log := &dealLog{ctx: ctx, db: r.DB, league: r.File.Name, match: s.Index, progress: r.Progress}
+	deals := &dealStore{ctx: ctx, db: r.DB, league: r.File.Name, match: s.Index, progress: r.Progress}
 	cfg := referee.Config{ID: s.ID, Rules: r.File.Rules, Games: 1, Duplicate: true, Seed: s.Seed, Key: r.dealKey,
-		Time: r.File.TimeControl(s.Bots...), MaxFaults: r.File.MaxFaults, Log: log,
+		Time: r.File.TimeControl(s.Bots...), MaxFaults: r.File.MaxFaults, Records: deals,
 		Logger: r.Logger.With().Str("match", s.ID).Logger().Hook(quietWhenDone{ctx})}
 	if _, err := referee.Run(ctx, cfg, r.Entrants(slot, s.Seats())); err != nil {
 		if ctx.Err() != nil {
@@ -249,7 +317,28 @@ func (r *Runner) play(ctx context.Context, slot int, s Scheduled) error {
 	if r.Snapshot != "" {
 		r.writeSnapshot(totals)
 	}
+	if r.Copy != "" {
+		r.writeCopy()
+	}
 	return nil
+}
+
+// writeCopy replaces the copy of the database, unless one was written less than CopyEvery
+// ago; it is best effort (a failure only means arena merge sees fewer matches of a running
+// shard).
+func (r *Runner) writeCopy() {
+	if !r.copyMu.TryLock() {
+		return // another match is writing it
+	}
+	defer r.copyMu.Unlock()
+	if time.Since(r.copied) < r.CopyEvery {
+		return
+	}
+	if err := r.DB.CopyTo(r.Copy); err != nil {
+		r.Logger.Warn().Err(err).Msg("copy for arena merge not written")
+		return
+	}
+	r.copied = time.Now()
 }
 
 // Snapshot is what Runner.Snapshot holds: a running league's totals.
@@ -292,8 +381,8 @@ func ReadSnapshot(path string) (*Snapshot, error) {
 	return &s, nil
 }
 
-// dealLog is the referee's log writer: every line is one finished deal, stored at once.
-type dealLog struct {
+// dealStore is the referee's consumer of a league match's deals: each is stored at once.
+type dealStore struct {
 	ctx      context.Context
 	db       *store.DB
 	league   string
@@ -301,21 +390,18 @@ type dealLog struct {
 	progress Observer
 }
 
-func (d *dealLog) Write(p []byte) (int, error) {
+// Deal stores the record.
+func (d *dealStore) Deal(rec *referee.DealRecord) error {
 	if err := d.ctx.Err(); err != nil {
-		return 0, err // a deal cut short by the stop: the match is replayed on resume
+		return err // a deal cut short by the stop: the match is replayed on resume
 	}
-	var rec referee.DealRecord
-	if err := json.Unmarshal(p, &rec); err != nil {
-		return 0, fmt.Errorf("deal record: %w", err)
-	}
-	if err := d.db.PutDeal(d.league, d.match, &rec); err != nil {
-		return 0, err
+	if err := d.db.PutDeal(d.league, d.match, rec); err != nil {
+		return err
 	}
 	if d.progress != nil {
 		d.progress.DealStored()
 	}
-	return len(p), nil
+	return nil
 }
 
 // quietWhenDone drops the referee's warnings about bots killed because the league stops.

@@ -235,3 +235,8 @@ func TestAcceptance_LOSCalibration(t *testing.T) {
 		t.Errorf("P(LOS > 0.99) = %.4f, want 0.005–0.02", p99)
 	}
 }
+
+// PlainSE returns the inverse-Hessian standard error of bot i's rating.
+func (r *Ratings) PlainSE(i int) float64 {
+	return math.Sqrt(r.PlainCov[i*len(r.Elo)+i])
+}

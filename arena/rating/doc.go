@@ -1,7 +1,7 @@
 // Package rating is the arena's rating mathematics: a static maximum-likelihood Elo fit
 // over the whole history, its cluster-robust error bars and likelihood of superiority,
-// a head-to-head sequential test, and incremental Elo as a baseline. It is pure: no I/O,
-// no clocks, no randomness, standard library only.
+// and a head-to-head sequential test (its tests compare the fit with incremental Elo). It
+// is pure: no I/O, no clocks, no randomness, standard library only.
 //
 // # Model
 //

@@ -51,11 +51,6 @@ func (r *Ratings) SE(i int) float64 {
 	return math.Sqrt(r.Cov[i*len(r.Elo)+i])
 }
 
-// PlainSE returns the inverse-Hessian standard error of bot i's rating.
-func (r *Ratings) PlainSE(i int) float64 {
-	return math.Sqrt(r.PlainCov[i*len(r.Elo)+i])
-}
-
 // HalfWidth95 returns the half-width of the 95% confidence interval of bot i's rating,
 // from the cluster-robust standard error: the "±" beside a rating.
 func (r *Ratings) HalfWidth95(i int) float64 {

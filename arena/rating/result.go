@@ -18,29 +18,21 @@ type Team [2]int
 // Solo returns the team of two copies of one bot.
 func Solo(bot int) Team { return Team{bot, bot} }
 
-// Channel selects which of a result's two scores a fit or an incremental rating uses.
+// Channel selects which of a result's two scores a fit or an incremental rating uses. Its
+// String is "points" or "games".
 type Channel uint8
+
+//go:generate go tool stringer -type=Channel -linecomment
 
 const (
 	// Points is the primary channel: a pair's points share, one observation per pair.
-	Points Channel = iota
+	Points Channel = iota // points
 	// Games is the game channel: win 1, draw ½, loss 0 for each game of the pair.
-	Games
+	Games // games
 )
 
-// String returns "points" or "games".
-func (c Channel) String() string {
-	switch c {
-	case Points:
-		return "points"
-	case Games:
-		return "games"
-	}
-	return fmt.Sprintf("Channel(%d)", uint8(c))
-}
-
-// ErrInvalidResult is wrapped by the error that Stats.Add and Incremental.Add return for
-// a result they cannot use.
+// ErrInvalidResult is wrapped by the error that Stats.Add returns for a result it cannot
+// use.
 var ErrInvalidResult = errors.New("rating: invalid result")
 
 // Result is the unit of observation: one duplicate pair, that is the plays of one set of

@@ -6,30 +6,19 @@ import (
 	"math"
 )
 
-// Decision is the state of a sequential test.
+// Decision is the state of a sequential test. Its String is "continue", "H0" or "H1".
 type Decision uint8
+
+//go:generate go tool stringer -type=Decision -linecomment
 
 const (
 	// Continue means neither bound has been crossed: play another pair.
-	Continue Decision = iota
+	Continue Decision = iota // continue
 	// AcceptH0 means the lower bound was crossed: the difference is at most Elo0.
-	AcceptH0
+	AcceptH0 // H0
 	// AcceptH1 means the upper bound was crossed: the difference is at least Elo1.
-	AcceptH1
+	AcceptH1 // H1
 )
-
-// String returns "continue", "H0" or "H1".
-func (d Decision) String() string {
-	switch d {
-	case Continue:
-		return "continue"
-	case AcceptH0:
-		return "H0"
-	case AcceptH1:
-		return "H1"
-	}
-	return fmt.Sprintf("Decision(%d)", uint8(d))
-}
 
 // ErrInvalidSPRT is wrapped by the errors NewSPRT and SPRT.Add return for a test
 // configuration or a pair score they cannot use.

@@ -10,6 +10,7 @@ import (
 	"github.com/klaverjas-arena/arena/arena/rating"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/klaverjas-arena/arena/referee/rules"
+	"github.com/klaverjas-arena/arena/referee/rules/rulesfile"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -23,9 +24,28 @@ type League struct {
 	Bots     []string      `json:"bots"` // rating indices: Bots[i] is bot i
 	Matches  int           `json:"matches"`
 	Keyed    bool          `json:"keyed,omitempty"` // its cards are derived with a secret key (DealKey)
+	Shard    string        `json:"shard,omitempty"` // "I/N": this database plays shard I of N of the league
 	Created  time.Time     `json:"created"`
 	Forced   []Forced      `json:"forced,omitempty"`
 	Finished time.Time     `json:"finished,omitzero"`
+}
+
+// MarshalJSON writes the league record, the ruleset as package rulesfile writes it.
+func (l League) MarshalJSON() ([]byte, error) {
+	type plain League // the fields without these methods
+	return json.Marshal(struct {
+		*plain
+		Rules rulesfile.Value `json:"rules"`
+	}{(*plain)(&l), rulesfile.Value(l.Rules)})
+}
+
+// UnmarshalJSON reads a league record, the ruleset as rulesfile reads it.
+func (l *League) UnmarshalJSON(data []byte) error {
+	type plain League
+	return json.Unmarshal(data, &struct {
+		*plain
+		Rules *rulesfile.Value `json:"rules"`
+	}{(*plain)(l), (*rulesfile.Value)(&l.Rules)})
 }
 
 // Forced records a run that continued after the league file changed.

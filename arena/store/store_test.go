@@ -33,7 +33,7 @@ func playMatch(tb testing.TB, id string, seed uint64) []referee.DealRecord {
 	for i := range es {
 		es[i] = referee.Entrant{Name: []string{"a", "b"}[i%2], Start: referee.NewInProcess(lowest)}
 	}
-	cfg := referee.Config{ID: id, Rules: rules.Default(), Games: 1, Duplicate: true, Seed: seed, Log: &log}
+	cfg := referee.Config{ID: id, Rules: rules.Default(), Games: 1, Duplicate: true, Seed: seed, Records: referee.NewLogWriter(&log)}
 	if _, err := referee.Run(context.Background(), cfg, es[:]); err != nil {
 		tb.Fatal(err)
 	}

@@ -27,13 +27,13 @@ func Starter(spec Spec, log zerolog.Logger) referee.Starter {
 }
 
 // Exchange is Proc.Exchange with the referee's types; a *Fault becomes a *referee.Fault of
-// the same kind name.
+// the same kind.
 func (c Conn) Exchange(out []byte, wantReply bool, timeout time.Duration) (referee.Reply, error) {
 	r, err := c.Proc.Exchange(out, wantReply, timeout)
 	if err != nil {
 		var f *Fault
 		if errors.As(err, &f) {
-			return referee.Reply{}, &referee.Fault{Kind: referee.FaultKind(f.Kind.String()), Detail: f.Detail, StderrTail: f.StderrTail}
+			return referee.Reply{}, &referee.Fault{Kind: f.Kind, Detail: f.Detail, StderrTail: f.StderrTail}
 		}
 		return referee.Reply{}, err
 	}

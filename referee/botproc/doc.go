@@ -6,8 +6,9 @@
 // of newline-terminated lines, then, if an answer is due, lines until one that is not an info
 // line), and is ended with Stop, which always kills and reaps every process the bot made.
 //
-// What a bot can do wrong is returned as a *Fault with a FaultKind (Timeout, Crash, Garbage,
-// Flood, WriteBlocked, MemoryLimit, StartFailed). After a fault the Proc only accepts writes
+// What a bot can do wrong is returned as a *Fault with one of the referee's fault kinds
+// (referee.FaultTimeout, FaultCrash, FaultGarbage, FaultFlood, FaultBlocked, FaultMemory,
+// FaultStart). After a fault the Proc only accepts writes
 // without an answer (so the referee can tell the bot why it is being stopped) and must be
 // stopped.
 //

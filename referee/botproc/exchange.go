@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/klaverjas-arena/arena/protocol"
+	"github.com/klaverjas-arena/arena/referee"
 )
 
 // Reply is what a bot wrote in answer to an Exchange, with what it cost.
@@ -124,16 +125,16 @@ func (p *Proc) readReply(written time.Time, timeout time.Duration) (Reply, error
 				return r, nil
 			}
 			if len(r.Infos) == MaxInfo {
-				return r, p.setFault(p.newFault(Flood, fmt.Sprintf("more than %d info lines before an answer", MaxInfo)))
+				return r, p.setFault(p.newFault(referee.FaultFlood, fmt.Sprintf("more than %d info lines before an answer", MaxInfo)))
 			}
 			r.Infos = append(r.Infos, s)
 		case errors.Is(err, protocol.ErrNotASCII):
-			return r, p.setFault(p.newFault(Garbage, "line with a byte that is not printable ASCII: "+quote(line)))
+			return r, p.setFault(p.newFault(referee.FaultGarbage, "line with a byte that is not printable ASCII: "+quote(line)))
 		case errors.Is(err, protocol.ErrLineTooLong):
-			return r, p.setFault(p.newFault(Garbage, fmt.Sprintf("line longer than %d bytes, starting %s",
+			return r, p.setFault(p.newFault(referee.FaultGarbage, fmt.Sprintf("line longer than %d bytes, starting %s",
 				protocol.MaxLineLength, quote(p.meter.long[:p.meter.longN]))))
 		case errors.Is(err, errRunaway):
-			return r, p.setFault(p.newFault(Garbage, fmt.Sprintf("line longer than %d bytes, starting %s",
+			return r, p.setFault(p.newFault(referee.FaultGarbage, fmt.Sprintf("line longer than %d bytes, starting %s",
 				protocol.MaxLineLength, quote(p.meter.head[:p.meter.headN]))))
 		case errors.Is(err, io.EOF):
 			if p.meter.cur > 0 {
@@ -148,7 +149,7 @@ func (p *Proc) readReply(written time.Time, timeout time.Duration) (Reply, error
 			if p.meter.cur > 0 {
 				detail += "; partial line " + quote(p.meter.head[:p.meter.headN])
 			}
-			return r, p.setFault(p.newFault(Timeout, detail))
+			return r, p.setFault(p.newFault(referee.FaultTimeout, detail))
 		case errors.Is(err, os.ErrClosed) && p.stopping.Load():
 			return r, ErrStopped
 		default:
@@ -165,9 +166,9 @@ func (p *Proc) unsolicited() *Fault {
 	case p.meter.newlines > p.consumed: // a whole line is buffered; reading it cannot block
 		line, _ := p.lr.ReadLine()
 		p.consumed++
-		return p.newFault(Flood, what+quote(line))
+		return p.newFault(referee.FaultFlood, what+quote(line))
 	case p.meter.cur > 0:
-		return p.newFault(Flood, what+"partial line "+quote(p.meter.head[:p.meter.headN]))
+		return p.newFault(referee.FaultFlood, what+"partial line "+quote(p.meter.head[:p.meter.headN]))
 	}
 	var buf [maxQuoted + 2]byte
 	k, ok := p.pipes.pending(buf[:])
@@ -175,16 +176,16 @@ func (p *Proc) unsolicited() *Fault {
 		return nil
 	}
 	if i := bytes.IndexByte(buf[:k], '\n'); i >= 0 {
-		return p.newFault(Flood, what+quote(bytes.TrimSuffix(buf[:i], []byte{'\r'})))
+		return p.newFault(referee.FaultFlood, what+quote(bytes.TrimSuffix(buf[:i], []byte{'\r'})))
 	}
-	return p.newFault(Flood, what+"partial line "+quote(buf[:k]))
+	return p.newFault(referee.FaultFlood, what+"partial line "+quote(buf[:k]))
 }
 
 // writeFault classifies a failed write of n bytes.
 func (p *Proc) writeFault(err error, timeout time.Duration, n int) error {
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		return p.newFault(WriteBlocked, fmt.Sprintf("did not read its input: %d bytes not written within %v", n, timeout))
+		return p.newFault(referee.FaultBlocked, fmt.Sprintf("did not read its input: %d bytes not written within %v", n, timeout))
 	case errors.Is(err, syscall.EPIPE):
 		return p.crashFault("closed its stdin")
 	case errors.Is(err, os.ErrClosed) && p.stopping.Load():
@@ -201,24 +202,24 @@ func (p *Proc) crashFault(what string) *Fault {
 	select {
 	case <-p.exited:
 	case <-t.C:
-		return p.newFault(Crash, what+"; the process is still running")
+		return p.newFault(referee.FaultCrash, what+"; the process is still running")
 	}
 	// Let the stderr drain catch up, so the fault carries the bot's last words (bounded: a
 	// leftover process may hold stderr open).
 	waitFor(p.drainDone, exitDrain)
 	if p.cg != nil && p.memMax > 0 {
 		if n := p.cg.oomKills(); n > 0 {
-			return p.newFault(MemoryLimit, fmt.Sprintf("%s; %s after reaching its memory limit of %d bytes (%d OOM kills)",
+			return p.newFault(referee.FaultMemory, fmt.Sprintf("%s; %s after reaching its memory limit of %d bytes (%d OOM kills)",
 				what, p.exitInfo, p.memMax, n))
 		}
 	}
 	if err := p.ctx.Err(); err != nil {
-		return p.newFault(Crash, fmt.Sprintf("%s; %s (killed by the arena: %v)", what, p.exitInfo, err))
+		return p.newFault(referee.FaultCrash, fmt.Sprintf("%s; %s (killed by the arena: %v)", what, p.exitInfo, err))
 	}
-	return p.newFault(Crash, what+"; "+p.exitInfo.String())
+	return p.newFault(referee.FaultCrash, what+"; "+p.exitInfo.String())
 }
 
-func (p *Proc) newFault(k FaultKind, detail string) *Fault {
+func (p *Proc) newFault(k referee.FaultKind, detail string) *Fault {
 	return &Fault{Bot: p.name, Kind: k, Detail: detail}
 }
 

@@ -1,3 +1,5 @@
+//go:build linux
+
 package botproc
 
 import (
@@ -7,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/klaverjas-arena/arena/referee"
 )
 
 // Catalogue G (and B8-B10): output floods.
@@ -25,7 +29,7 @@ while True:
 	}
 	time.Sleep(100 * time.Millisecond) // output that comes after the next write is read as part of it
 	_, err := p.Exchange([]byte("req y\n"), true, time.Second)
-	wantFault(t, err, Flood, `output while no answer was due: "ans 1"`)
+	wantFault(t, err, referee.FaultFlood, `output while no answer was due: "ans 1"`)
 	stopWithin(t, p, 100*time.Millisecond, time.Second)
 	assertGone(t, b.mark)
 }
@@ -38,7 +42,7 @@ sys.stdin.readline()
 while True:
     print("info depth 1")`))
 	r, err := p.Exchange([]byte("req x\n"), true, 20*time.Second)
-	wantFault(t, err, Flood, "more than 100 info lines")
+	wantFault(t, err, referee.FaultFlood, "more than 100 info lines")
 	if len(r.Infos) != MaxInfo {
 		t.Errorf("got %d info lines with the fault, want %d", len(r.Infos), MaxInfo)
 	}
@@ -68,7 +72,7 @@ func TestExchange_TwoAnswers(t *testing.T) {
 		t.Errorf("got %q", r.Line)
 	}
 	_, err := p.Exchange([]byte("req y\n"), true, time.Second)
-	wantFault(t, err, Flood, `"ans 2"`)
+	wantFault(t, err, referee.FaultFlood, `"ans 2"`)
 }
 
 // B9: output written when no answer is due (here after an event) is a Flood; so is an info
@@ -89,7 +93,7 @@ func TestExchange_UnsolicitedOutput(t *testing.T) {
 			}
 			time.Sleep(200 * time.Millisecond)
 			_, err := p.Exchange([]byte("req x\n"), true, time.Second)
-			wantFault(t, err, Flood, "output while no answer was due", tc.want)
+			wantFault(t, err, referee.FaultFlood, "output while no answer was due", tc.want)
 		})
 	}
 }

@@ -1,3 +1,5 @@
+//go:build linux
+
 package botproc
 
 import (
@@ -5,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/klaverjas-arena/arena/referee"
 )
 
 // Catalogue B: garbage, encodings, long lines.
@@ -16,7 +20,7 @@ sys.stdin.readline()
 sys.stdout.buffer.write(b"\x00\xff\x1b[31mans\xc3\xa9\n")
 sys.stdin.readline()`))
 	_, err := p.Exchange([]byte("req x\n"), true, 5*time.Second)
-	wantFault(t, err, Garbage, "not printable ASCII", `\x00`, `\x1b[31m`)
+	wantFault(t, err, referee.FaultGarbage, "not printable ASCII", `\x00`, `\x1b[31m`)
 }
 
 func TestExchange_UnicodeLookalike(t *testing.T) {
@@ -26,7 +30,7 @@ sys.stdin.readline()
 print("ａns 1")
 sys.stdin.readline()`))
 	_, err := p.Exchange([]byte("req x\n"), true, 5*time.Second)
-	wantFault(t, err, Garbage, `\uff41ns 1`)
+	wantFault(t, err, referee.FaultGarbage, `\uff41ns 1`)
 }
 
 func TestExchange_OverlongLine(t *testing.T) {
@@ -36,7 +40,7 @@ sys.stdin.readline()
 print("ans " + "x" * 5000)
 sys.stdin.readline()`))
 	_, err := p.Exchange([]byte("req x\n"), true, 5*time.Second)
-	wantFault(t, err, Garbage, "longer than 4096 bytes", `"ans xxxx`)
+	wantFault(t, err, referee.FaultGarbage, "longer than 4096 bytes", `"ans xxxx`)
 }
 
 // One byte over the limit, newline-terminated: the Detail quotes the line's start.
@@ -47,7 +51,7 @@ sys.stdin.readline()
 sys.stdout.write("ans " + "z" * 4093 + "\n")
 sys.stdin.readline()`))
 	_, err := p.Exchange([]byte("req x\n"), true, 5*time.Second)
-	wantFault(t, err, Garbage, "longer than 4096 bytes", `"ans zzz`)
+	wantFault(t, err, referee.FaultGarbage, "longer than 4096 bytes", `"ans zzz`)
 }
 
 // B2 and the limit itself: a line of exactly the maximum length, ended by CRLF, is accepted.
@@ -75,7 +79,7 @@ sys.stdout.write("ans almost")
 time.sleep(30)`))
 	ready(t, p)
 	_, err := p.Exchange([]byte("req x\n"), true, 300*time.Millisecond)
-	wantFault(t, err, Timeout, `partial line "ans almost"`)
+	wantFault(t, err, referee.FaultTimeout, `partial line "ans almost"`)
 }
 
 // B6: a line trickled one byte at a time is bounded by the deadline of the whole answer.
@@ -88,7 +92,7 @@ for c in "ans 1234567890\n":
 time.sleep(30)`))
 	ready(t, p)
 	_, err := p.Exchange([]byte("req x\n"), true, 300*time.Millisecond)
-	wantFault(t, err, Timeout, `partial line "ans`)
+	wantFault(t, err, referee.FaultTimeout, `partial line "ans`)
 }
 
 // B7: a partial line followed by exit is a crash, never an answer.
@@ -96,7 +100,7 @@ func TestExchange_PartialLineThenExit(t *testing.T) {
 	t.Parallel()
 	p := mustStart(t, shBot(t, `read x; printf 'ans 1'; exit 0`))
 	_, err := p.Exchange([]byte("req x\n"), true, 5*time.Second)
-	wantFault(t, err, Crash, `partial line "ans 1"`, "exit status 0")
+	wantFault(t, err, referee.FaultCrash, `partial line "ans 1"`, "exit status 0")
 }
 
 // B5: a 100 MB line without a newline is Garbage as soon as 4 KiB have arrived, and the
@@ -118,7 +122,7 @@ time.sleep(30)`)
 	_, err := p.Exchange([]byte("req x\n"), true, 10*time.Second)
 	took := time.Since(start)
 	runtime.ReadMemStats(&after)
-	wantFault(t, err, Garbage, "longer than 4096", `"AAAA`)
+	wantFault(t, err, referee.FaultGarbage, "longer than 4096", `"AAAA`)
 	if took > time.Second {
 		t.Errorf("found the long line after %v, want well before the 10s timeout", took)
 	}

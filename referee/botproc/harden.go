@@ -26,24 +26,21 @@ var sigpipeOnce sync.Once
 //   - marks every open file descriptor above 2 close-on-exec, so that descriptors the arena
 //     inherited from its own parent (a shell's fd 3, a CI runner's sockets) never reach a bot.
 //     Go opens its own files close-on-exec already;
-//   - makes the arena process not dumpable (prctl PR_SET_DUMPABLE 0): no process of the same
-//     user can ptrace it or read its memory, environment or file descriptors through /proc,
-//     where the deal being played lies in the clear. Its children are dumpable again from
-//     their exec on.
+//   - on Linux, makes the arena process not dumpable (prctl PR_SET_DUMPABLE 0): no process of
+//     the same user can ptrace it or read its memory, environment or file descriptors through
+//     /proc, where the deal being played lies in the clear. Its children are dumpable again
+//     from their exec on. macOS has no such switch: there a bot of the same user could attach
+//     to the arena with a debugger, where the system lets it (see Limits).
 //
 // It returns the first error met; the other steps are done all the same.
 func Harden() error {
 	sigpipeOnce.Do(func() { signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE) })
-	dumpErr := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
-	if dumpErr != nil {
-		dumpErr = fmt.Errorf("botproc: make the arena not dumpable: %w", dumpErr)
-	}
-	return errors.Join(dumpErr, closeOnExecSweep())
+	return errors.Join(undumpable(), closeOnExecSweep())
 }
 
 // closeOnExecSweep sets FD_CLOEXEC on every open descriptor above 2.
 func closeOnExecSweep() error {
-	d, err := os.Open("/proc/self/fd")
+	d, err := os.Open(openFilesDir)
 	if err != nil {
 		return fmt.Errorf("botproc: list open files: %w", err)
 	}

@@ -1,3 +1,5 @@
+//go:build linux
+
 package botproc
 
 import (
@@ -14,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klaverjas-arena/arena/referee"
 	"golang.org/x/sys/unix"
 )
 
@@ -133,7 +136,7 @@ func TestStart_ContextCancel(t *testing.T) {
 	}()
 	time.AfterFunc(100*time.Millisecond, cancel)
 	_, err = p.Exchange([]byte("req sleep 20000\n"), true, 30*time.Second)
-	wantFault(t, err, Crash, "killed by the arena: context canceled")
+	wantFault(t, err, referee.FaultCrash, "killed by the arena: context canceled")
 }
 
 // CPUs places the bot, and the arena's threads keep their own affinity and cgroups.

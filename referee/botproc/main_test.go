@@ -1,3 +1,9 @@
+//go:build linux
+
+// The tests of this package find bot processes, cgroups and sandboxes through /proc and the
+// cgroup file system, so they are built and run on Linux only; on macOS the package itself
+// builds (make cross) and runs with the weaker isolation Limits describes there.
+
 package botproc
 
 import (
@@ -15,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klaverjas-arena/arena/referee"
 	"github.com/rs/zerolog"
 	"go.uber.org/goleak"
 	"golang.org/x/sys/unix"
@@ -228,7 +235,7 @@ func assertGone(t testing.TB, mark string) {
 }
 
 // wantFault checks that err is a *Fault of kind k whose Detail contains each of details.
-func wantFault(t testing.TB, err error, k FaultKind, details ...string) *Fault {
+func wantFault(t testing.TB, err error, k referee.FaultKind, details ...string) *Fault {
 	t.Helper()
 	f := AsFault(err)
 	if f == nil {
@@ -350,4 +357,13 @@ func errorIs(t testing.TB, err, target error) {
 	if !errors.Is(err, target) {
 		t.Errorf("error %v is not %v", err, target)
 	}
+}
+
+// AsFault returns the *Fault in err's chain, or nil.
+func AsFault(err error) *Fault {
+	var f *Fault
+	if errors.As(err, &f) {
+		return f
+	}
+	return nil
 }

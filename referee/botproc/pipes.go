@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,7 +20,9 @@ import (
 // the kernel directly when the bot writes. A long wait lets the runtime hand the thread's P to
 // others like any blocking system call.
 //
-// ppoll also watches an eventfd, the wake-up: the exit watcher signals it when the bot's main
+// On macOS the wait is poll(2), with a millisecond timeout (see pollUntil).
+//
+// The wait also watches the wake-up, an eventfd (a pipe on macOS): the exit watcher signals it when the bot's main
 // process exits (so Exchange stops waiting for a leftover process that keeps stdout open) and
 // Stop signals it when it begins (so a waiting Exchange returns at once).
 //
@@ -33,7 +34,8 @@ type pipes struct {
 	in     int // our (write) end of the bot's stdin; -1 once closed
 	out    int // our (read) end of the bot's stdout; -1 once closed
 	wakeMu sync.Mutex
-	wake   int // eventfd; -1 once closed
+	wake   int // the wake-up's read end (see newWake); -1 once closed
+	wakeW  int // its write end: the same descriptor where it is an eventfd
 
 	// FIFOs (a sandboxed bot, see openFIFOs): until the bot's first output, we hold a
 	// writer of its stdout (dummyOut, so that reading is not EOF before the bot opened it)
@@ -48,24 +50,23 @@ var errWake = errors.New("botproc: wake-up")
 // open makes the bot's stdin and stdout pipes and the wake-up. It returns the bot's ends
 // (blocking, close-on-exec: exec puts them at fds 0 and 1).
 func (s *pipes) open() (stdinR, stdoutW *os.File, err error) {
-	s.in, s.out, s.wake, s.dummyOut = -1, -1, -1, -1
+	s.in, s.out, s.wake, s.wakeW, s.dummyOut = -1, -1, -1, -1, -1
 	var in, out [2]int
-	if err := unix.Pipe2(in[:], unix.O_CLOEXEC); err != nil {
-		return nil, nil, os.NewSyscallError("pipe2", err)
+	if err := pipeCloexec(&in); err != nil {
+		return nil, nil, err
 	}
 	s.in = in[1]
 	stdinR = os.NewFile(uintptr(in[0]), "|0")
-	if err := unix.Pipe2(out[:], unix.O_CLOEXEC); err != nil {
+	if err := pipeCloexec(&out); err != nil {
 		stdinR.Close()
-		return nil, nil, os.NewSyscallError("pipe2", err)
+		return nil, nil, err
 	}
 	s.out = out[0]
 	stdoutW = os.NewFile(uintptr(out[1]), "|1")
-	if s.wake, err = unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK); err != nil {
-		s.wake = -1
+	if s.wake, s.wakeW, err = newWake(); err != nil {
 		stdinR.Close()
 		stdoutW.Close()
-		return nil, nil, os.NewSyscallError("eventfd", err)
+		return nil, nil, err
 	}
 	for _, fd := range []int{s.in, s.out} {
 		if err := unix.SetNonblock(fd, true); err != nil {
@@ -75,47 +76,6 @@ func (s *pipes) open() (stdinR, stdoutW *os.File, err error) {
 		}
 	}
 	return stdinR, stdoutW, nil
-}
-
-// openFIFOs makes the bot's stdin and stdout as FIFOs in dir, owned by uid (-1: as they
-// are), and the wake-up, and opens our ends, none of which waits for the bot. A sandboxed bot
-// opens the other ends itself, inside its sandbox: with pipes, the sandbox's own processes
-// would hold the bot's stdout too, so a bot that closes it would not be seen to.
-func (s *pipes) openFIFOs(dir string, uid, gid int) (in, out string, err error) {
-	s.in, s.out, s.wake, s.dummyOut = -1, -1, -1, -1
-	in, out = filepath.Join(dir, "stdin"), filepath.Join(dir, "stdout")
-	for _, f := range []string{in, out} {
-		if err := unix.Mkfifo(f, 0o600); err != nil {
-			return "", "", os.NewSyscallError("mkfifo", err)
-		}
-		if uid >= 0 {
-			if err := os.Chown(f, uid, gid); err != nil {
-				return "", "", err
-			}
-		}
-	}
-	s.inPath = in
-	open := func(path string, mode int) (int, error) {
-		fd, err := unix.Open(path, mode|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-		if err != nil {
-			return -1, &os.PathError{Op: "open", Path: path, Err: err}
-		}
-		return fd, nil
-	}
-	if s.out, err = open(out, unix.O_RDONLY); err != nil {
-		return "", "", err
-	}
-	if s.dummyOut, err = open(out, unix.O_WRONLY); err != nil {
-		return "", "", err
-	}
-	if s.in, err = open(in, unix.O_RDWR); err != nil {
-		return "", "", err
-	}
-	if s.wake, err = unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK); err != nil {
-		s.wake = -1
-		return "", "", os.NewSyscallError("eventfd", err)
-	}
-	return in, out, nil
 }
 
 // connected lets go of the placeholders of openFIFOs once the bot has written: it has both
@@ -128,24 +88,28 @@ func (s *pipes) connected() {
 	if err != nil {
 		return // the bot has closed its stdin already: the next write blocks, as it would
 	}
-	_ = unix.Dup3(fd, s.in, unix.O_CLOEXEC)
+	_ = dupOnto(fd, s.in)
 	unix.Close(fd)
 }
 
-// signal wakes a ppoll of read or write (now or at its next call).
+// signal wakes a poll of read or write (now or at its next call).
 func (s *pipes) signal() {
 	s.wakeMu.Lock()
 	defer s.wakeMu.Unlock()
-	if s.wake >= 0 {
-		one := [8]byte{1}
-		_, _ = unix.Write(s.wake, one[:])
+	if s.wakeW >= 0 {
+		one := [8]byte{1} // an eventfd adds the 8-byte count 1; a pipe takes 8 bytes
+		_, _ = unix.Write(s.wakeW, one[:])
 	}
 }
 
 // resetWake empties the wake-up. ioMu must be held.
 func (s *pipes) resetWake() {
-	var b [8]byte
-	_, _ = unix.Read(s.wake, b[:])
+	var b [64]byte
+	for {
+		if n, _ := unix.Read(s.wake, b[:]); n < len(b) {
+			return
+		}
+	}
 }
 
 // closeIn closes our end of the bot's stdin.
@@ -164,29 +128,13 @@ func (s *pipes) closeAll() {
 	defer s.ioMu.Unlock()
 	s.wakeMu.Lock()
 	defer s.wakeMu.Unlock()
-	for _, fd := range []*int{&s.in, &s.out, &s.wake, &s.dummyOut} {
+	if s.wakeW == s.wake {
+		s.wakeW = -1 // one eventfd
+	}
+	for _, fd := range []*int{&s.in, &s.out, &s.wake, &s.wakeW, &s.dummyOut} {
 		if *fd >= 0 {
 			unix.Close(*fd)
 			*fd = -1
-		}
-	}
-}
-
-// ppoll waits until fds[0] has one of its events or fds[1] (the wake-up) is readable, or
-// until is reached (os.ErrDeadlineExceeded).
-func ppoll(fds []unix.PollFd, until time.Time) error {
-	for {
-		left := time.Until(until)
-		if left <= 0 {
-			return os.ErrDeadlineExceeded
-		}
-		ts := unix.NsecToTimespec(left.Nanoseconds())
-		n, err := unix.Ppoll(fds, &ts, nil)
-		if n > 0 {
-			return nil
-		}
-		if err != nil && err != unix.EINTR {
-			return os.NewSyscallError("ppoll", err)
 		}
 	}
 }
@@ -212,7 +160,7 @@ func (s *pipes) read(b []byte, until time.Time) (int, error) {
 	fds := [2]unix.PollFd{{Fd: int32(s.out), Events: unix.POLLIN}, {Fd: int32(s.wake), Events: unix.POLLIN}}
 	for first := true; ; first = false {
 		if !first {
-			if err := ppoll(fds[:], until); err != nil {
+			if err := pollUntil(fds[:], until); err != nil {
 				return 0, err
 			}
 			if fds[1].Revents != 0 {
@@ -279,7 +227,7 @@ func (s *pipes) write(b []byte, until time.Time, stopping *atomic.Bool) (int, er
 			return done, os.NewSyscallError("write", err)
 		}
 		fds := [2]unix.PollFd{{Fd: int32(s.in), Events: unix.POLLOUT}, {Fd: int32(s.wake), Events: unix.POLLIN}}
-		if err := ppoll(fds[:], until); err != nil {
+		if err := pollUntil(fds[:], until); err != nil {
 			return done, err
 		}
 		if fds[1].Revents != 0 {

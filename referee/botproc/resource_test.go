@@ -1,3 +1,5 @@
+//go:build linux
+
 package botproc
 
 import (
@@ -5,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/klaverjas-arena/arena/referee"
 )
 
 // Catalogue E: resource abuse. These need cgroup limits and are skipped without them.
@@ -31,7 +35,7 @@ sys.stdin.readline()`)
 	p := mustStart(t, b)
 	ready(t, p)
 	_, err := p.Exchange([]byte("req grow\n"), true, 20*time.Second)
-	wantFault(t, err, MemoryLimit, "killed by signal 9", "memory limit of 67108864 bytes")
+	wantFault(t, err, referee.FaultMemory, "killed by signal 9", "memory limit of 67108864 bytes")
 	stopWithin(t, p, 100*time.Millisecond, time.Second)
 }
 

@@ -1,3 +1,5 @@
+//go:build linux
+
 package botproc
 
 import (
@@ -13,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/klaverjas-arena/arena/referee"
 )
 
 // The sandbox (Spec.Sandbox): what a bot can see and do, and what it cannot.
@@ -321,7 +325,7 @@ func TestSandbox_Limits(t *testing.T) {
 		p := mustStart(t, b)
 		ready(t, p)
 		_, err := p.Exchange([]byte("req bomb\n"), true, 30*time.Second)
-		wantFault(t, err, MemoryLimit)
+		wantFault(t, err, referee.FaultMemory)
 	})
 	t.Run("fork", func(t *testing.T) {
 		b := sandboxed(pyBot(t, pyReady+`import os
@@ -357,7 +361,7 @@ func TestSandbox_StartFailures(t *testing.T) {
 	b := sandboxed(shBot(t, ""), Sandbox{})
 	b.Argv = []string{"no-such-program-here"}
 	_, err := Start(context.Background(), b.Spec, testLog(t))
-	wantFault(t, err, StartFailed)
+	wantFault(t, err, referee.FaultStart)
 }
 
 // TestSandbox_RelativePaths: a working directory and program given relative to the current
@@ -402,7 +406,7 @@ func TestSandbox_ClosedStdio(t *testing.T) {
 			}
 			start := time.Now()
 			_, err := p.Exchange([]byte(tc.second+"\n"), true, 20*time.Second)
-			wantFault(t, err, Crash)
+			wantFault(t, err, referee.FaultCrash)
 			if took := time.Since(start); took > 5*time.Second {
 				t.Errorf("the closed %s was noticed after %v", tc.name, took)
 			}

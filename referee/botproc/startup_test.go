@@ -1,3 +1,5 @@
+//go:build linux
+
 package botproc
 
 import (
@@ -11,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klaverjas-arena/arena/referee"
 	"github.com/rs/zerolog"
 )
 
@@ -23,7 +26,7 @@ func startFails(t *testing.T, spec Spec) *Fault {
 		p.Stop(0)
 		t.Fatalf("Start(%v) succeeded, want a StartFailed fault", spec.Argv)
 	}
-	return wantFault(t, err, StartFailed)
+	return wantFault(t, err, referee.FaultStart)
 }
 
 func TestStart_MissingBinary(t *testing.T) {
@@ -93,7 +96,7 @@ func TestExchange_ExitsAtOnce(t *testing.T) {
 	b := shBot(t, `echo "no luck today" >&2; exit 3`)
 	p := mustStart(t, b)
 	_, err := p.Exchange([]byte("req hello\n"), true, 5*time.Second)
-	f := wantFault(t, err, Crash, "exit status 3")
+	f := wantFault(t, err, referee.FaultCrash, "exit status 3")
 	if !strings.Contains(f.StderrTail, "no luck today") {
 		t.Errorf("stderr tail %q lacks the bot's message", f.StderrTail)
 	}
@@ -107,7 +110,7 @@ func TestExchange_PanicsAtFirstRequest(t *testing.T) {
 	t.Parallel()
 	p := mustStart(t, goBot(t, "echo"))
 	_, err := p.Exchange([]byte("req panic\n"), true, 5*time.Second)
-	f := wantFault(t, err, Crash, "exit status 2")
+	f := wantFault(t, err, referee.FaultCrash, "exit status 2")
 	if !strings.Contains(f.StderrTail, "test bot panics as asked") {
 		t.Errorf("stderr tail %q lacks the panic", f.StderrTail)
 	}
@@ -120,7 +123,7 @@ func TestExchange_NeverAnswers(t *testing.T) {
 	p := mustStart(t, b)
 	start := time.Now()
 	_, err := p.Exchange([]byte("req hello\n"), true, 200*time.Millisecond)
-	wantFault(t, err, Timeout, "no answer within 200ms")
+	wantFault(t, err, referee.FaultTimeout, "no answer within 200ms")
 	if took := time.Since(start); took < 200*time.Millisecond || took > time.Second {
 		t.Errorf("timeout took %v", took)
 	}
@@ -134,7 +137,7 @@ func TestExchange_FaultIsSticky(t *testing.T) {
 	t.Parallel()
 	p := mustStart(t, goBot(t, "echo"))
 	_, err := p.Exchange([]byte("req sleep 300\n"), true, 50*time.Millisecond)
-	f := wantFault(t, err, Timeout)
+	f := wantFault(t, err, referee.FaultTimeout)
 	time.Sleep(400 * time.Millisecond) // the late answer arrives
 	_, err = p.Exchange([]byte("req again\n"), true, time.Second)
 	if AsFault(err) != f {

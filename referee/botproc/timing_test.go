@@ -1,3 +1,5 @@
+//go:build linux
+
 package botproc
 
 import (
@@ -5,6 +7,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/klaverjas-arena/arena/referee"
 )
 
 // Catalogue D: timing.
@@ -17,7 +21,7 @@ func TestExchange_SlowReply(t *testing.T) {
 	ready(t, p)
 	start := time.Now()
 	_, err := p.Exchange([]byte("req sleep 2000\n"), true, 150*time.Millisecond)
-	wantFault(t, err, Timeout, "no answer within 150ms")
+	wantFault(t, err, referee.FaultTimeout, "no answer within 150ms")
 	if took := time.Since(start); took > time.Second {
 		t.Errorf("Exchange took %v with a 150ms timeout", took)
 	}

@@ -1,3 +1,5 @@
+//go:build linux
+
 package botproc
 
 import (
@@ -5,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klaverjas-arena/arena/referee"
 	"golang.org/x/sys/unix"
 )
 
@@ -18,7 +21,7 @@ func TestExchange_OrphanKeepsStdout(t *testing.T) {
 	p := mustStart(t, b)
 	start := time.Now()
 	_, err := p.Exchange([]byte("req x\n"), true, 10*time.Second)
-	wantFault(t, err, Crash, "exit status 7", "leftover process keeps its stdout open")
+	wantFault(t, err, referee.FaultCrash, "exit status 7", "leftover process keeps its stdout open")
 	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("crash found after %v", took)
 	}
@@ -100,7 +103,7 @@ func TestStop_StoppedBot(t *testing.T) {
 	b := shBot(t, `read x; kill -STOP $$; echo 'ans late'`)
 	p := mustStart(t, b)
 	_, err := p.Exchange([]byte("req x\n"), true, 300*time.Millisecond)
-	wantFault(t, err, Timeout)
+	wantFault(t, err, referee.FaultTimeout)
 	stopWithin(t, p, 100*time.Millisecond, time.Second)
 	assertGone(t, b.mark)
 }
@@ -116,7 +119,7 @@ time.sleep(30)`)
 	ready(t, p)
 	start := time.Now()
 	_, err := p.Exchange([]byte("req x\n"), true, 10*time.Second)
-	wantFault(t, err, Crash, "closed its stdout", "still running")
+	wantFault(t, err, referee.FaultCrash, "closed its stdout", "still running")
 	if took := time.Since(start); took > time.Second {
 		t.Errorf("crash found after %v", took)
 	}
@@ -130,7 +133,7 @@ func TestExchange_NotReadingStdin(t *testing.T) {
 	big := []byte(strings.Repeat("req "+strings.Repeat("z", 1000)+"\n", 300)) // 300 KB > pipe buffer
 	start := time.Now()
 	_, err := p.Exchange(big, true, 200*time.Millisecond)
-	wantFault(t, err, WriteBlocked, "did not read its input")
+	wantFault(t, err, referee.FaultBlocked, "did not read its input")
 	if took := time.Since(start); took > time.Second {
 		t.Errorf("blocked write returned after %v", took)
 	}
@@ -145,7 +148,7 @@ time.sleep(30)`))
 	ready(t, p)
 	time.Sleep(100 * time.Millisecond) // let it close
 	_, err := p.Exchange([]byte("req x\n"), true, time.Second)
-	wantFault(t, err, Crash, "closed its stdin")
+	wantFault(t, err, referee.FaultCrash, "closed its stdin")
 }
 
 // F9: exit 0 in the middle of a game is a crash.
@@ -154,9 +157,9 @@ func TestExchange_ExitsMidGame(t *testing.T) {
 	p := mustStart(t, goBot(t, "echo"))
 	exchange(t, p, "req 1", 10*time.Second)
 	_, err := p.Exchange([]byte("req exit 0\n"), true, 5*time.Second)
-	wantFault(t, err, Crash, "closed its stdout", "exit status 0")
+	wantFault(t, err, referee.FaultCrash, "closed its stdout", "exit status 0")
 	_, err = p.Exchange([]byte("req 2\n"), true, 5*time.Second)
-	wantFault(t, err, Crash)
+	wantFault(t, err, referee.FaultCrash)
 }
 
 // Stop can be called while an Exchange waits; the Exchange returns at once.
@@ -227,7 +230,7 @@ os._exit(0)`))
 			t.Fatalf("got %q, want %q", r.Line, "ans 1")
 		}
 		_, err := p.Exchange([]byte("req y\n"), true, 5*time.Second)
-		wantFault(t, err, Crash)
+		wantFault(t, err, referee.FaultCrash)
 		p.Stop(0)
 	}
 }
@@ -242,7 +245,7 @@ func TestExchange_OrphanBetweenRequests(t *testing.T) {
 	time.Sleep(100 * time.Millisecond) // the main process exits meanwhile
 	start := time.Now()
 	_, err := p.Exchange([]byte("req y\n"), true, 10*time.Second)
-	wantFault(t, err, Crash, "exit status 5")
+	wantFault(t, err, referee.FaultCrash, "exit status 5")
 	if took := time.Since(start); took > time.Second {
 		t.Errorf("crash found after %v", took)
 	}

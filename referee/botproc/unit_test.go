@@ -1,3 +1,5 @@
+//go:build linux
+
 package botproc
 
 import (
@@ -13,6 +15,8 @@ import (
 	"time"
 
 	"pgregory.net/rapid"
+
+	"github.com/klaverjas-arena/arena/referee"
 )
 
 // The head+tail capture keeps exactly the first and the last bytes, for any writes.
@@ -100,16 +104,8 @@ func TestMeter(t *testing.T) {
 	}
 }
 
-func TestFaultKindString(t *testing.T) {
-	for k := NoFault; k <= StartFailed; k++ {
-		if s := k.String(); s == "" || strings.HasPrefix(s, "FaultKind(") {
-			t.Errorf("kind %d has no name", k)
-		}
-	}
-	if s := FaultKind(99).String(); s != "FaultKind(99)" {
-		t.Errorf("got %q", s)
-	}
-	f := &Fault{Bot: "b", Kind: Timeout, Detail: "no answer within 1s"}
+func TestFaultError(t *testing.T) {
+	f := &Fault{Bot: "b", Kind: referee.FaultTimeout, Detail: "no answer within 1s"}
 	if f.Error() != `bot "b": timeout: no answer within 1s` {
 		t.Errorf("Error() = %q", f.Error())
 	}

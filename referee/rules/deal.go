@@ -10,24 +10,26 @@ import (
 // MaxTricks is the most tricks a deal can have (ten at a table of three).
 const MaxTricks = 10
 
-// Phase is the stage of a deal.
+// Phase is the stage of a deal. Its String is the lower-case name: "bidding", "play".
 type Phase uint8
+
+//go:generate go tool stringer -type=Phase -linecomment
 
 // The phases of a deal, in order.
 const (
-	PhaseBidding Phase = iota // choosing trumps: LegalBids, Bid (then PhaseSkart at a table of three)
-	PhasePlay                 // playing cards: Legal, Play
-	PhaseClaim                // roem_claiming = claim_required: the trick's winner claims roem
-	PhaseDone                 // finished: Result
+	// PhaseBidding is choosing trumps: LegalBids, Bid (then PhaseSkart at a table of three).
+	PhaseBidding Phase = iota // bidding
+	// PhasePlay is playing cards: Legal, Play.
+	PhasePlay // play
+	// PhaseClaim is a claim of roem by the trick's winner, under roem_claiming = claim_required.
+	PhaseClaim // claim
+	// PhaseDone is a finished deal: Result.
+	PhaseDone // done
 	// PhaseSkart comes between bidding and play at a table of three (RULES.md §11): the Player
 	// has taken the skart into his hand and discards two cards (Discard). It is numbered
 	// last so that the four-player phases keep their values.
-	PhaseSkart
+	PhaseSkart // skart
 )
-
-var phaseNames = [...]string{"bidding", "play", "claim", "done", "skart"}
-
-func (p Phase) String() string { return phaseNames[p] }
 
 // Errors returned by the actions of a Deal.
 var (

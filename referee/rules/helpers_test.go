@@ -1,10 +1,14 @@
 package rules
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/BurntSushi/toml"
 	"github.com/klaverjas-arena/arena/protocol"
 )
 
@@ -168,4 +172,50 @@ func bidsOf(t testing.TB, words string) Bids {
 // sides is a per-side array from NS and EW values.
 func sides(ns, ew int) [protocol.MaxSeats]int {
 	return [protocol.MaxSeats]int{ns, ew}
+}
+
+// parseJSON reads a ruleset written as a JSON object, decoding it into FromMap's map as
+// package rulesfile does (numbers as their text), so that the engine's tests can write
+// rulesets the way people do.
+func parseJSON(data []byte) (Ruleset, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return Ruleset{}, err
+	}
+	if dec.More() {
+		return Ruleset{}, errors.New("data after the object")
+	}
+	return FromMap(numbersAsText(m))
+}
+
+// numbersAsText replaces the JSON numbers (json.Number) in m's values by their text, which
+// FromMap reads as ruleset notation, and returns m.
+func numbersAsText(m map[string]any) map[string]any {
+	var asText func(v any) any
+	asText = func(v any) any {
+		switch v := v.(type) {
+		case json.Number:
+			return v.String()
+		case []any:
+			for i, e := range v {
+				v[i] = asText(e)
+			}
+		}
+		return v
+	}
+	for k, v := range m {
+		m[k] = asText(v)
+	}
+	return m
+}
+
+// parseTOML reads a ruleset written as TOML lines into FromMap, as package rulesfile does.
+func parseTOML(data []byte) (Ruleset, error) {
+	var m map[string]any
+	if err := toml.Unmarshal(data, &m); err != nil {
+		return Ruleset{}, err
+	}
+	return FromMap(m)
 }

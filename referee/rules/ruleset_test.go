@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"encoding/json"
 	"errors"
 	"reflect"
 	"slices"
@@ -155,52 +154,6 @@ func customRulesets(t *testing.T) map[string]*Ruleset {
 	}
 }
 
-// TestRulesetRoundTrip: every preset and some custom rulesets survive JSON (MarshalJSON /
-// ParseJSON and encoding/json) and TOML unchanged.
-func TestRulesetRoundTrip(t *testing.T) {
-	all := customRulesets(t)
-	for _, name := range PresetNames() {
-		r, err := Preset(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		all["preset "+name] = &r
-	}
-	for name, r := range all {
-		t.Run(name, func(t *testing.T) {
-			data, err := r.MarshalJSON()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if back, err := ParseJSON(data); err != nil || back != *r {
-				t.Errorf("ParseJSON(MarshalJSON) = %+v, %v\n%s", back, err, data)
-			}
-			data2, err := json.Marshal(*r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var back Ruleset
-			if err := json.Unmarshal(data2, &back); err != nil || back != *r {
-				t.Errorf("json.Unmarshal(json.Marshal) = %+v, %v", back, err)
-			}
-			if back, err := ParseTOML(r.TOML()); err != nil || back != *r {
-				t.Errorf("ParseTOML(TOML) = %+v, %v\n%s", back, err, r.TOML())
-			}
-			// The JSON holds every option of §9 with the value Get gives, typed.
-			var m map[string]any
-			if err := json.Unmarshal(data, &m); err != nil {
-				t.Fatal(err)
-			}
-			for _, o := range ruleOptions {
-				v, _ := r.Get(o.name)
-				if got := jsonNotation(m[o.name]); got != v {
-					t.Errorf("JSON %s = %v (%s), want %s", o.name, m[o.name], got, v)
-				}
-			}
-		})
-	}
-}
-
 // TestMapRoundTrip: Map's doc says it returns every option "as FromMap reads it", so
 // FromMap(r.Map()) must give r back.
 func TestMapRoundTrip(t *testing.T) {
@@ -217,29 +170,6 @@ func TestMapRoundTrip(t *testing.T) {
 			t.Errorf("%s: FromMap(Map) = %v", name, err)
 		}
 	}
-}
-
-// jsonNotation writes a decoded JSON value in ruleset notation.
-func jsonNotation(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case bool:
-		if v {
-			return "true"
-		}
-		return "false"
-	case float64:
-		b, _ := json.Marshal(v)
-		return string(b)
-	case []any:
-		var parts []string
-		for _, e := range v {
-			parts = append(parts, jsonNotation(e))
-		}
-		return "[" + strings.Join(parts, ",") + "]"
-	}
-	return "?"
 }
 
 // TestParseHandWritten reads rulesets written by hand in JSON and TOML.
@@ -265,9 +195,9 @@ func TestParseHandWritten(t *testing.T) {
 			var got Ruleset
 			var err error
 			if tt.format == "json" {
-				got, err = ParseJSON([]byte(tt.text))
+				got, err = parseJSON([]byte(tt.text))
 			} else {
-				got, err = ParseTOML([]byte(tt.text))
+				got, err = parseTOML([]byte(tt.text))
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -291,9 +221,9 @@ func runOptionErrors(t *testing.T, tests []optionErrorCase) {
 		t.Run(tt.name, func(t *testing.T) {
 			var err error
 			if tt.format == "json" {
-				_, err = ParseJSON([]byte(tt.text))
+				_, err = parseJSON([]byte(tt.text))
 			} else {
-				_, err = ParseTOML([]byte(tt.text))
+				_, err = parseTOML([]byte(tt.text))
 			}
 			if err == nil {
 				t.Fatalf("%s accepted", tt.text)
@@ -332,7 +262,7 @@ func TestOptionErrors(t *testing.T) {
 		{"several problems, TOML", "toml", "nat_rule = \"x\"\nfirst_lead = \"dealer\"\n", []string{"nat_rule", "first_lead", "strictly_more_incl_roem", "left_of_dealer"}},
 	})
 	// The several problems are separate errors, each an *OptionError.
-	_, err := ParseJSON([]byte(`{"play_rul":"x","bidding":"drakaart","pit_bonus":-5,"preset":"nope"}`))
+	_, err := parseJSON([]byte(`{"play_rul":"x","bidding":"drakaart","pit_bonus":-5,"preset":"nope"}`))
 	multi, ok := err.(interface{ Unwrap() []error })
 	if !ok || len(multi.Unwrap()) != 4 {
 		t.Fatalf("error %v is not four joined errors", err)
@@ -344,15 +274,15 @@ func TestOptionErrors(t *testing.T) {
 		}
 	}
 	var oe *OptionError
-	if _, err := ParseJSON([]byte(`{"play_rul":"x"}`)); !errors.As(err, &oe) || !oe.Unknown || oe.Option != "play_rul" {
+	if _, err := parseJSON([]byte(`{"play_rul":"x"}`)); !errors.As(err, &oe) || !oe.Unknown || oe.Option != "play_rul" {
 		t.Errorf("unknown option error = %#v", err)
 	}
 	for _, bad := range []string{`not json`, `{"a":1} {}`, `[1,2]`} {
-		if _, err := ParseJSON([]byte(bad)); err == nil {
-			t.Errorf("ParseJSON(%s) accepted", bad)
+		if _, err := parseJSON([]byte(bad)); err == nil {
+			t.Errorf("parseJSON(%s) accepted", bad)
 		}
 	}
-	if _, err := ParseTOML([]byte("= broken")); err == nil {
+	if _, err := parseTOML([]byte("= broken")); err == nil {
 		t.Error("broken TOML accepted")
 	}
 }
@@ -380,7 +310,7 @@ func TestContradictions(t *testing.T) {
 		`{"bidding":"bga_draw","draaikaart_jokers":true}`,
 		`{"preset":"rotterdams","partner_trump_undertrump":"forbidden_unless_only_trumps"}`,
 	} {
-		if _, err := ParseJSON([]byte(ok)); err != nil {
+		if _, err := parseJSON([]byte(ok)); err != nil {
 			t.Errorf("%s refused: %v", ok, err)
 		}
 	}

@@ -101,7 +101,7 @@ func TestThreePlayerVectors(t *testing.T) {
 			for k, x := range v.Variant {
 				m[k] = x
 			}
-			rs, err := FromMap(m)
+			rs, err := FromMap(numbersAsText(m))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -158,7 +158,7 @@ func vectorRuleset(t *testing.T, defaults, variant map[string]any) Ruleset {
 	for k, v := range variant {
 		m[k] = v
 	}
-	rs, err := FromMap(m)
+	rs, err := FromMap(numbersAsText(m))
 	if err != nil {
 		t.Fatalf("variant: %v", err)
 	}

@@ -24,7 +24,7 @@ import (
 )
 
 func main() {
-	leagueFile := flag.String("league", "", "the league `FILE`: every match seed of its schedule is tried")
+	leagueFile := flag.String("league", "", "the league `FILE`: every match seed of its first round is tried")
 	seed := flag.Uint64("seed", 0, "the match seed (instead of -league)")
 	pairs := flag.Int("pairs", 1, "deal sets per match to try")
 	report := flag.String("report", "", "append the predictions to this `FILE`")
@@ -37,8 +37,13 @@ func main() {
 			fmt.Fprintln(os.Stderr, "seedbot:", err)
 			os.Exit(1)
 		}
+		plan, err := f.Plan(nil)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "seedbot:", err)
+			os.Exit(1)
+		}
 		seeds = nil
-		for _, m := range f.Schedule() {
+		for _, m := range plan.Todo {
 			seeds = append(seeds, m.Seed)
 		}
 	}

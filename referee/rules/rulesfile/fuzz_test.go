@@ -1,15 +1,18 @@
-package rules
+package rulesfile
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
+
+	"github.com/klaverjas-arena/arena/referee/rules"
 )
 
 // fuzzRoundTrip checks that a ruleset parsed from any input is valid and survives being
 // written and read back in both formats.
-func fuzzRoundTrip(t *testing.T, rs Ruleset, err error) {
+func fuzzRoundTrip(t *testing.T, rs rules.Ruleset, err error) {
 	if err != nil {
-		if !errors.Is(err, ErrOption) && err.Error() == "" {
+		if !errors.Is(err, rules.ErrOption) && err.Error() == "" {
 			t.Fatalf("empty error message")
 		}
 		return
@@ -17,7 +20,7 @@ func fuzzRoundTrip(t *testing.T, rs Ruleset, err error) {
 	if err := rs.Validate(); err != nil {
 		t.Fatalf("parsed ruleset does not validate: %v", err)
 	}
-	data, err := rs.MarshalJSON()
+	data, err := json.Marshal(Value(rs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,9 +28,9 @@ func fuzzRoundTrip(t *testing.T, rs Ruleset, err error) {
 	if err != nil || back != rs {
 		t.Fatalf("JSON round trip: %v\n%s", err, data)
 	}
-	back, err = ParseTOML(rs.TOML())
+	back, err = ParseTOML(TOML(rs))
 	if err != nil || back != rs {
-		t.Fatalf("TOML round trip: %v\n%s", err, rs.TOML())
+		t.Fatalf("TOML round trip: %v\n%s", err, TOML(rs))
 	}
 }
 

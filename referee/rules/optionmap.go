@@ -1,18 +1,15 @@
 package rules
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/BurntSushi/toml"
 )
 
-// FromMap builds a ruleset from option values as decoded from JSON or TOML: an optional
+// FromMap builds a ruleset from option values as a file format decodes them (package
+// referee/rules/rulesfile reads JSON and TOML into it): an optional
 // "preset" (default "amsterdams"), then any options, which override the preset. Values may
 // be strings in ruleset notation or typed (booleans, integers, integer lists). Every unknown
 // option, bad value and contradiction is reported in one error.
@@ -53,7 +50,7 @@ func FromMap(m map[string]any) (Ruleset, error) {
 	return r, nil
 }
 
-// notation turns a decoded JSON or TOML value into ruleset notation.
+// notation turns a decoded value into ruleset notation.
 func notation(name string, v any) (string, error) {
 	switch v := v.(type) {
 	case string:
@@ -70,8 +67,6 @@ func notation(name string, v any) (string, error) {
 			parts[i] = strconv.Itoa(n)
 		}
 		return "[" + strings.Join(parts, ",") + "]", nil
-	case json.Number:
-		return v.String(), nil
 	case float64:
 		if v == math.Trunc(v) && math.Abs(v) < 1e9 {
 			return strconv.Itoa(int(v)), nil
@@ -92,29 +87,6 @@ func notation(name string, v any) (string, error) {
 		return "", unknownOption(name)
 	}
 	return "", &OptionError{Option: name, Value: fmt.Sprint(v), Allowed: allowed}
-}
-
-// ParseJSON reads a ruleset from a JSON object of options (see FromMap).
-func ParseJSON(data []byte) (Ruleset, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
-		return Ruleset{}, fmt.Errorf("ruleset JSON: %w", err)
-	}
-	if dec.More() {
-		return Ruleset{}, fmt.Errorf("ruleset JSON: data after the object")
-	}
-	return FromMap(m)
-}
-
-// ParseTOML reads a ruleset from TOML key = value lines (see FromMap).
-func ParseTOML(data []byte) (Ruleset, error) {
-	var m map[string]any
-	if err := toml.Unmarshal(data, &m); err != nil {
-		return Ruleset{}, fmt.Errorf("ruleset TOML: %w", err)
-	}
-	return FromMap(m)
 }
 
 // Map returns every option with its typed value, as FromMap reads it.
@@ -143,48 +115,4 @@ func (o *option) typed(r *Ruleset) any {
 		return list
 	}
 	return v
-}
-
-// MarshalJSON writes every option as one JSON object, in the order of RULES.md §9.
-func (r Ruleset) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, o := range options {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(o.name)
-		v, err := json.Marshal(o.typed(&r))
-		if err != nil {
-			return nil, err
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
-// UnmarshalJSON reads a ruleset written by MarshalJSON or by hand (see FromMap).
-func (r *Ruleset) UnmarshalJSON(data []byte) error {
-	v, err := ParseJSON(data)
-	if err != nil {
-		return err
-	}
-	*r = v
-	return nil
-}
-
-// TOML writes every option as TOML key = value lines, in the order of RULES.md §9.
-func (r Ruleset) TOML() []byte {
-	var b bytes.Buffer
-	for _, o := range options {
-		v := o.get(&r)
-		if o.kind == kindString {
-			v = strconv.Quote(v)
-		}
-		fmt.Fprintf(&b, "%s = %s\n", o.name, v)
-	}
-	return b.Bytes()
 }

@@ -477,9 +477,6 @@ func (s *cgroupSupport) sweepStale(self int) {
 	}
 }
 
-// tempPrefix starts the names of the working directories Start makes: "botproc-PID-…".
-const tempPrefix = "botproc-"
-
 // sweepTempDirs removes the working directories that dead arena processes left in
 // os.TempDir().
 func sweepTempDirs(self int) {

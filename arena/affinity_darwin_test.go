@@ -1,0 +1,4 @@
+package main
+
+// pinProcess does nothing: macOS has no CPU affinity.
+func pinProcess(pid, cpu int) {}

@@ -1,0 +1,195 @@
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/klaverjas-arena/arena/protocol/bot"
+	"github.com/klaverjas-arena/arena/referee"
+	"github.com/klaverjas-arena/arena/referee/rules"
+	"github.com/rs/zerolog"
+)
+
+// gameConn is the bot's connection in the full game: it counts the bot's stderr and notes,
+// when the referee stops the bot (after a fault, or at the end), the last request and answer.
+type gameConn struct {
+	referee.Conn
+	g         *gameWatch
+	seat      string
+	sent, got string
+}
+
+// gameWatch collects what the bot's connections in the full game saw when they were stopped.
+type gameWatch struct {
+	c     *checker
+	mu    sync.Mutex
+	stops []stopRecord
+}
+
+type stopRecord struct{ seat, sent, got string }
+
+func (gc *gameConn) Exchange(out []byte, wantReply bool, timeout time.Duration) (referee.Reply, error) {
+	if wantReply {
+		gc.sent, gc.got = lastLine(out), ""
+	}
+	r, err := gc.Conn.Exchange(out, wantReply, timeout)
+	if err == nil && wantReply {
+		gc.got = r.Line
+	}
+	return r, err
+}
+
+func (gc *gameConn) Stop(grace time.Duration) error {
+	err := gc.Conn.Stop(grace)
+	gc.g.mu.Lock()
+	gc.g.stops = append(gc.g.stops, stopRecord{seat: gc.seat, sent: gc.sent, got: gc.got})
+	gc.g.mu.Unlock()
+	if gc.g.c.opts.StderrFile == "" {
+		gc.g.c.mu.Lock()
+		gc.g.c.stderr += len(gc.Conn.StderrTail())
+		gc.g.c.mu.Unlock()
+	}
+	return err
+}
+
+// gameItem plays a full game under the default ruleset through the referee, the bot at
+// North and South against the check's own opponent (see opponent), and requires every deal to finish
+// without a fault of the bot.
+func (c *checker) gameItem() Item {
+	const name = "full game: 16 deals under the default ruleset, no faults"
+	watch := &gameWatch{c: c}
+	bot := func(seat string) referee.Entrant {
+		return referee.Entrant{Name: "bot", Start: func(ctx context.Context) (referee.Conn, error) {
+			conn, err := c.opts.Start(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return &gameConn{Conn: conn, g: watch, seat: seat}, nil
+		}}
+	}
+	opp := referee.Entrant{Name: opponentName, Start: referee.NewInProcess(opponent())}
+	var deals []*referee.DealRecord
+	cfg := referee.Config{ID: "check", Rules: rules.Default(), Games: 1, Seed: c.opts.Seed, Time: c.opts.Time, Records: collect(&deals), Logger: zerolog.Nop()}
+	res, err := referee.Run(c.ctx, cfg, []referee.Entrant{bot("N"), opp, bot("S"), opp})
+	if err != nil {
+		var refused *referee.RefusedError
+		if errors.As(err, &refused) {
+			return Item{Name: name, Status: Fail, Detail: "refuses the default ruleset: " + refused.Reason, Got: "refuse " + refused.Reason, Want: "ok"}
+		}
+		return Item{Name: name, Status: Fail, Detail: "the game could not be played: " + err.Error()}
+	}
+	kinds := map[referee.FaultKind]int{}
+	var order []referee.FaultKind
+	var firstFault *referee.FaultRecord
+	var firstDeal, forfeited int
+	for _, rec := range deals {
+		for _, a := range rec.Actions {
+			if a.Seat != "N" && a.Seat != "S" {
+				continue
+			}
+			kind := "play"
+			switch {
+			case a.Bid != "":
+				kind = "bid"
+			case a.Claim != nil:
+				kind = "claim"
+			}
+			c.record(kind, time.Duration(a.MS*float64(time.Millisecond)))
+		}
+		for i, f := range rec.Faults {
+			if f.Seat != "N" && f.Seat != "S" {
+				continue
+			}
+			forfeited++
+			if kinds[f.Kind] == 0 {
+				order = append(order, f.Kind)
+			}
+			kinds[f.Kind]++
+			if f.Kind == referee.FaultTimeout {
+				c.timedOut("game")
+			}
+			if firstFault == nil && f.Kind != referee.FaultDisabled {
+				firstFault, firstDeal = &rec.Faults[i], rec.Deal
+			}
+		}
+	}
+	if forfeited > 0 {
+		var counts []string
+		for _, k := range order {
+			counts = append(counts, fmt.Sprintf("%s %d", k, kinds[k]))
+		}
+		it := Item{Name: name, Status: Fail, Want: "a legal answer in time",
+			Detail: fmt.Sprintf("the bot forfeited %d of %d deals (%s)", forfeited, len(deals), strings.Join(counts, ", "))}
+		if kinds[referee.FaultDisabled] > 0 {
+			it.Detail += "; after 3 faults the bot is not restarted"
+		}
+		if firstFault != nil {
+			it.Detail += fmt.Sprintf("; the first fault, in deal %d at %s: %s: %s", firstDeal, firstFault.Seat, firstFault.Kind, firstFault.Detail)
+			it.Stderr = lastLines(firstFault.Stderr, 5)
+			watch.mu.Lock()
+			for _, st := range watch.stops {
+				if st.seat == firstFault.Seat {
+					it.Sent, it.Got = st.sent, st.got
+					break
+				}
+			}
+			watch.mu.Unlock()
+		}
+		return it
+	}
+	t := res.Sides
+	return Item{Name: name, Status: Pass, Detail: fmt.Sprintf("%d deals at N and S against the check's opponent %s: %d to %d points, no faults", len(deals), opponentName, t[0].Points, t[1].Points)}
+}
+
+// threePlayerItem offers the three-player game (spec.md §14). A bot may decline it with a
+// refuse at the handshake (noted); one that accepts plays a game at N against two bots that
+// play their first legal choice, and must finish every deal without a fault.
+func (c *checker) threePlayerItem() Item {
+	const name = "three-player game: plays it without faults, or refuses it at the handshake"
+	rs, _ := rules.Preset("drie_spelers")
+	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 6}
+	first := bot.Bot{Name: "first", ThreePlayer: true, Decide: func(s *bot.State, d bot.Decision) bot.Answer {
+		switch d.Kind {
+		case bot.BidKind:
+			return bot.Answer{Bid: d.LegalBids.All()[0]}
+		case bot.DiscardKind:
+			return bot.Answer{Discard: bot.LowestDiscard(s.Hand, s.Trump)}
+		}
+		return bot.Answer{Card: d.LegalCards.Nth(0)}
+	}}
+	var deals []*referee.DealRecord
+	cfg := referee.Config{ID: "check3", Rules: rs, Games: 1, Duplicate: true, Seed: c.opts.Seed, Time: c.opts.Time, MaxFaults: 1, Records: collect(&deals), Logger: zerolog.Nop()}
+	entrants := []referee.Entrant{{Name: "bot", Start: c.opts.Start}, {Name: "first", Start: referee.NewInProcess(first)}, {Name: "first", Start: referee.NewInProcess(first)}}
+	res, err := referee.Run(c.ctx, cfg, entrants)
+	var refused *referee.RefusedError
+	switch {
+	case errors.As(err, &refused):
+		return Item{Name: name, Status: Info, Detail: "declines the three-player game: " + refused.Reason}
+	case err != nil:
+		return Item{Name: name, Status: Fail, Detail: "the game could not be played: " + err.Error()}
+	}
+	var faults []string
+	for _, rec := range deals {
+		for _, f := range rec.Faults {
+			if f.Bot == res.Bots[0].Name && f.Seat == "N" {
+				faults = append(faults, fmt.Sprintf("game %d deal %d: %s: %s", rec.Game, rec.Deal, f.Kind, f.Detail))
+			}
+		}
+	}
+	if len(faults) > 0 {
+		return Item{Name: name, Status: Fail, Want: "a legal answer in time", Detail: fmt.Sprintf("the bot forfeited %d deals; the first: %s", len(faults), faults[0])}
+	}
+	return Item{Name: name, Status: Pass, Detail: fmt.Sprintf("%d games of 6 deals at a table of three (every hand once): %d points to the bot, no faults", len(res.Games), res.Sides[0].Points)}
+}
+
+// collect returns a consumer that appends each deal's record to *deals.
+func collect(deals *[]*referee.DealRecord) referee.DealConsumer {
+	return referee.DealFunc(func(rec *referee.DealRecord) error {
+		*deals = append(*deals, rec)
+		return nil
+	})
+}

@@ -1,0 +1,273 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/klaverjas-arena/arena/arena/botdef"
+	"github.com/klaverjas-arena/arena/arena/confine"
+	"github.com/klaverjas-arena/arena/arena/rating"
+	"github.com/klaverjas-arena/arena/protocol"
+	"github.com/klaverjas-arena/arena/referee"
+	"github.com/urfave/cli/v2"
+)
+
+// matchConfig is arena match's command line as given: every flag and argument, none checked.
+type matchConfig struct {
+	Args      []string // the bots A B, or A B C [D]: commands, or names from BotsFile
+	Seats     []string // --seat SEAT=BOT
+	BotsFile  string
+	Ruleset   rulesetConfig
+	Games     int
+	Duplicate bool
+	Seed      uint64
+	SeedSet   bool // --seed given; else a random seed is drawn
+	KeyFile   string
+	DealsFile string
+	Time      referee.TimeControl
+	MaxFaults int
+	LogFile   string
+	TraceFile string
+	TraceDir  string // --trace-dir: a trace file per seat in it
+	JSON      bool
+	SPRT      string // --sprt as typed
+	Affinity  string
+	Sandbox   string
+}
+
+// matchConfigFromFlags reads arena match's flags and arguments; it checks nothing.
+func matchConfigFromFlags(c *cli.Context) matchConfig {
+	return matchConfig{
+		Args:      c.Args().Slice(),
+		Seats:     c.StringSlice("seat"),
+		BotsFile:  c.String("bots"),
+		Ruleset:   rulesetConfigFromFlags(c),
+		Games:     c.Int("games"),
+		Duplicate: c.Bool("duplicate"),
+		Seed:      c.Uint64("seed"),
+		SeedSet:   c.IsSet("seed"),
+		KeyFile:   c.String("key"),
+		DealsFile: c.String("deals"),
+		Time: referee.TimeControl{Startup: c.Duration("startup"), Decision: c.Duration("time"), Grace: c.Duration("grace"),
+			Bank: c.Duration("bank"), Increment: c.Duration("increment")},
+		MaxFaults: c.Int("max-faults"),
+		LogFile:   c.String("log"),
+		TraceFile: c.String("trace"),
+		TraceDir:  c.String(traceDirFlag),
+		JSON:      c.Bool("json"),
+		SPRT:      c.String("sprt"),
+		Affinity:  c.String("affinity"),
+		Sandbox:   c.String("sandbox"),
+	}
+}
+
+// matchPlan is a checked match, ready to run: every file it reads has been read, every bot
+// checked, and nothing has started.
+type matchPlan struct {
+	cfg       referee.Config // without its writers and logger, which run adds
+	bots      []botdef.Bot   // by seat
+	sprt      *rating.SPRTConfig
+	cpus      placement
+	policy    confine.Policy
+	notes     []string // for the user, before the match starts
+	logFile   string
+	traceFile string
+	traceDir  string
+	json      bool
+}
+
+// validate checks the whole command line and every file it names, and returns the match to
+// play, or every problem found, together. Bots given as commands run in the directory cwd.
+func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
+	var errs []error
+	fail := func(err error) {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	rs, err := mc.Ruleset.build()
+	fail(err)
+	var bots botdef.File
+	if mc.BotsFile != "" {
+		bots, err = botdef.Load(mc.BotsFile)
+		fail(err)
+	}
+	seated, err := seatBots(rs.Players, mc.Args, mc.Seats, bots, cwd)
+	fail(err)
+	p := &matchPlan{
+		cfg: referee.Config{
+			ID:        "m-" + time.Now().UTC().Format("20060102-150405"),
+			Rules:     rs,
+			Games:     mc.Games,
+			Duplicate: mc.Duplicate,
+			Seed:      mc.Seed,
+			Time:      mc.Time,
+			MaxFaults: mc.MaxFaults,
+		},
+		bots:      seated,
+		logFile:   mc.LogFile,
+		traceFile: mc.TraceFile,
+		traceDir:  mc.TraceDir,
+		json:      mc.JSON,
+	}
+	if !mc.SeedSet {
+		p.cfg.Seed = randomSeed()
+	}
+	if mc.KeyFile != "" {
+		p.cfg.Key, err = readKeyFile(mc.KeyFile)
+		fail(err)
+	}
+	if mc.Games < 1 {
+		fail(fmt.Errorf("--games %d: must be at least 1", mc.Games))
+	}
+	if mc.MaxFaults < 1 {
+		fail(fmt.Errorf("--max-faults %d: must be at least 1", mc.MaxFaults))
+	}
+	for _, err := range checkTimeFlags(mc.Time) {
+		fail(err)
+	}
+	if mc.DealsFile != "" && rs.Players == 3 {
+		fail(errors.New("--deals: predefined deals are for the four-player game"))
+	} else if mc.DealsFile != "" {
+		p.cfg.Deals, err = readDeals(mc.DealsFile)
+		fail(err)
+	}
+	if mc.SPRT != "" {
+		sc, err := parseSPRT(mc.SPRT)
+		fail(err)
+		p.sprt = &sc
+		if !mc.Duplicate {
+			fail(errors.New("--sprt tests duplicate pairs: it needs --duplicate"))
+		}
+		if rs.Players == 3 {
+			fail(errors.New("--sprt tests one bot against another: it is for the four-player game"))
+		}
+	}
+	if mc.TraceDir != "" {
+		fail(checkTraceDir(mc.TraceDir))
+	}
+	p.cpus, err = parsePlacement(mc.Affinity)
+	fail(err)
+	p.policy, err = sandboxPolicy(mc.Sandbox)
+	fail(err)
+	p.policy.Hide = append(p.policy.Hide, mc.LogFile, mc.TraceFile, mc.TraceDir, mc.BotsFile, mc.KeyFile)
+	for _, b := range seated {
+		if b.Stderr != "" {
+			p.policy.Hide = append(p.policy.Hide, b.Stderr)
+		}
+	}
+	if err := p.policy.Check(); err != nil {
+		fail(err)
+	} else if len(errs) == 0 {
+		p.notes, err = checkSandboxed(p.policy, distinctBots(seated)...)
+		fail(err)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	for _, b := range distinctBots(seated) {
+		if b.Decision > 0 && b.Decision != mc.Time.Decision {
+			p.notes = append(p.notes, fmt.Sprintf("note: bot %s asks for %v per decision; a match uses one time control (%v)", b.Name, b.Decision, mc.Time.Decision))
+		}
+	}
+	return p, nil
+}
+
+// checkTimeFlags returns every problem of the time-control flags.
+func checkTimeFlags(tc referee.TimeControl) []error {
+	var errs []error
+	for _, f := range []struct {
+		flag   string
+		v      time.Duration
+		zeroOK bool
+	}{{"--time", tc.Decision, false}, {"--grace", tc.Grace, true}, {"--startup", tc.Startup, false},
+		{"--bank", tc.Bank, true}, {"--increment", tc.Increment, true}} {
+		if err := botdef.CheckTime(f.flag, f.v, f.zeroOK); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
+// readDeals reads a file of predefined deals (spec.md §13).
+func readDeals(path string) ([]referee.DealSpec, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return referee.ParseDeals(f, path)
+}
+
+// seatBots seats the bots of the command line at a table of players (3 or 4): A and B as
+// teams NS and EW (two copies each), or at three, the bots in seat order, the dealer
+// sitting out when there are four; then --seat SEAT=BOT places one anywhere. It returns the
+// bots by seat, or every problem found.
+func seatBots(players int, args, seats []string, bots botdef.File, cwd string) ([]botdef.Bot, error) {
+	var errs []error
+	table := 4
+	switch {
+	case players == 3 && len(args) == 0 && len(seats) == 3:
+		table = 3
+	case players == 3 && (len(args) == 3 || len(args) == 4):
+		table = len(args)
+	case players == 3:
+		errs = append(errs, fmt.Errorf("the three-player game wants three bots (N E S), or four with the dealer sitting out (or --seat for every seat), got %d arguments", len(args)))
+	case len(args) != 2 && !(len(args) == 0 && len(seats) == 4):
+		errs = append(errs, fmt.Errorf("want two bots A and B (or --seat for all four seats), got %d arguments", len(args)))
+	}
+	seated := make([]*botdef.Bot, table)
+	for i, arg := range args[:min(len(args), table)] {
+		b, err := botdef.Lookup(arg, bots, cwd)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		seated[i] = &b
+		if players == 4 && i < 2 {
+			seated[i+2] = &b
+		}
+	}
+	for _, kv := range seats {
+		seatText, arg, ok := strings.Cut(kv, "=")
+		seat, err := protocol.ParseSeat(seatText)
+		if !ok || err != nil || int(seat) >= table {
+			errs = append(errs, fmt.Errorf("--seat %q: want SEAT=BOT with SEAT one of %s", kv, "N E S W"[:2*table-1]))
+			continue
+		}
+		b, err := botdef.Lookup(arg, bots, cwd)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		seated[seat] = &b
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	out := make([]botdef.Bot, table)
+	for i, b := range seated {
+		if b == nil {
+			errs = append(errs, fmt.Errorf("seat %s has no bot", protocol.Seat(i)))
+			continue
+		}
+		out[i] = *b
+	}
+	return out, errors.Join(errs...)
+}
+
+// distinctBots returns each bot of a seating once, by name, in seat order.
+func distinctBots(seated []botdef.Bot) []botdef.Bot {
+	var out []botdef.Bot
+	seen := map[string]bool{}
+	for _, b := range seated {
+		if !seen[b.Name] {
+			seen[b.Name] = true
+			out = append(out, b)
+		}
+	}
+	return out
+}

@@ -1,0 +1,31 @@
+package botproc
+
+import (
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// launch starts cmd in the bot's own process group: all the isolation macOS offers here (see
+// Limits). The limits of spec that need Linux are logged as not enforced.
+func (p *Proc) launch(cmd *exec.Cmd, spec Spec) error {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var missing []string
+	if spec.MemoryMax > 0 {
+		missing = append(missing, "memory.max")
+	}
+	if spec.PidsMax > 0 {
+		missing = append(missing, "pids.max")
+	}
+	if len(spec.CPUs) > 0 {
+		missing = append(missing, "cpu affinity")
+	}
+	if len(missing) > 0 {
+		p.log.Warn().Strs("limits", missing).Msg("botproc: limits not enforced on macOS")
+	}
+	return cmd.Start()
+}
+
+// cpuNow returns the bot's CPU time so far: macOS gives no way to read another process's CPU
+// clock here, so it is not measured (0; Reply.CPU says "where measurable").
+func (p *Proc) cpuNow() time.Duration { return 0 }

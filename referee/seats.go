@@ -1,0 +1,195 @@
+package referee
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/klaverjas-arena/arena/protocol"
+)
+
+// seat is the referee's state for one seat.
+type seat struct {
+	pos      protocol.Seat
+	entrant  Entrant
+	name     string // from hello; the entrant's name until then
+	conn     Conn
+	pending  []byte        // lines the bot has not been sent yet
+	game     protocol.Game // the current game's start, told again to a restarted bot
+	faults   int
+	disabled bool
+	bank     time.Duration
+	stats    *BotStats
+}
+
+func (m *match) stopAll() {
+	var wg sync.WaitGroup
+	for _, s := range m.seats {
+		if s.conn != nil {
+			wg.Add(1)
+			go func(s *seat) {
+				defer wg.Done()
+				m.flush(s, (&protocol.Quit{}).AppendLine(nil))
+				_ = s.conn.Stop(time.Second)
+				s.conn = nil
+			}(s)
+		}
+	}
+	wg.Wait()
+}
+
+// startAll starts every bot before the first deal, so that a bot refusing the ruleset ends
+// the match before anything is played. A bot that fails to start is left to its first turn,
+// which tries again and records the fault.
+func (m *match) startAll() error {
+	for _, s := range m.seats {
+		conn, err := s.entrant.Start(m.ctx)
+		if err != nil {
+			continue
+		}
+		s.conn = conn
+		if err := m.handshake(s); err != nil {
+			var refused *RefusedError
+			if errors.As(err, &refused) {
+				return err
+			}
+			_ = s.conn.Stop(500 * time.Millisecond)
+			s.conn = nil
+		}
+	}
+	return m.ctx.Err()
+}
+
+// forfeit ends the deal for the fault of seat s: the bot is told why, stopped, and will be
+// restarted (or not, after too many faults) for the next deal.
+func (m *match) forfeit(s *seat, f *Fault) {
+	m.deal.Forfeit(m.seating.DealSeat(s.pos))
+	m.rec.Faults = append(m.rec.Faults, FaultRecord{Seat: s.pos.String(), Bot: s.name, Kind: f.Kind, Detail: f.Detail, Stderr: f.StderrTail})
+	m.result.addFault(s.pos, m.sideOf(m.seating.DealSeat(s.pos)), f)
+	m.cfg.Logger.Warn().Str("bot", s.name).Str("seat", s.pos.String()).Str("kind", string(f.Kind)).Str("detail", f.Detail).Msg("fault: deal forfeited")
+	if f.Kind == FaultDisabled {
+		return
+	}
+	s.faults++
+	if s.conn != nil {
+		s.queue(&protocol.Fault{Kind: string(f.Kind), Detail: oneLine(f.Detail)})
+		m.flush(s, nil)
+		_ = s.conn.Stop(500 * time.Millisecond)
+		s.conn = nil
+	}
+	if s.faults >= m.cfg.MaxFaults {
+		s.disabled = true
+	}
+	// The next start of the bot begins with the game it is in.
+	s.pending = s.pending[:0]
+	s.queue(&s.game)
+}
+
+// ensureRunning starts the seat's bot if it is not running, with the handshake and the
+// current game's start. A bot that fails to start is a fault; a refusal is an error.
+func (m *match) ensureRunning(s *seat) error {
+	if s.conn != nil || s.disabled {
+		return nil
+	}
+	conn, err := s.entrant.Start(m.ctx)
+	if err != nil {
+		m.startFault(s, &Fault{Kind: FaultStart, Detail: err.Error()})
+		return nil
+	}
+	s.conn = conn
+	if err := m.handshake(s); err != nil {
+		var f *Fault
+		if errors.As(err, &f) {
+			m.startFault(s, f)
+			return nil
+		}
+		return err
+	}
+	return nil
+}
+
+// startFault records a bot that could not be started; its deals are forfeited when it is
+// to move.
+func (m *match) startFault(s *seat, f *Fault) {
+	if s.conn != nil {
+		f.StderrTail = s.conn.StderrTail()
+		_ = s.conn.Stop(500 * time.Millisecond)
+		s.conn = nil
+	}
+	m.forfeit(s, f)
+}
+
+func (m *match) handshake(s *seat) error {
+	ask := func(msg protocol.Message) (string, error) {
+		out := append(msg.AppendLine(nil), '\n')
+		m.trace.out(s, out)
+		r, err := s.conn.Exchange(out, true, m.cfg.Time.Startup)
+		if err != nil {
+			return "", asFault(err, s.conn)
+		}
+		m.trace.in(s, r)
+		return r.Line, nil
+	}
+	line, err := ask(&protocol.Klaverjas{Versions: []int{protocol.Version}})
+	if err != nil {
+		return err
+	}
+	hello, err := protocol.ParseHello(line)
+	if err != nil {
+		return &Fault{Kind: FaultStart, Detail: "handshake: " + err.Error()}
+	}
+	if hello.Version != protocol.Version {
+		return &Fault{Kind: FaultStart, Detail: fmt.Sprintf("handshake: bot chose protocol version %d; the arena speaks %d", hello.Version, protocol.Version)}
+	}
+	if s.name == "" || s.entrant.HelloName {
+		s.name = hello.Name
+	}
+	s.stats.Name, s.stats.Author = s.name, hello.Author
+	line, err = ask(&protocol.Rules{Options: m.cfg.Rules.Options()})
+	if err != nil {
+		return err
+	}
+	reply, err := protocol.ParseRulesReply(line)
+	if err != nil {
+		return &Fault{Kind: FaultStart, Detail: "rules: " + err.Error()}
+	}
+	if reply.Refuse {
+		return &RefusedError{Bot: s.name, Reason: reply.Reason}
+	}
+	return nil
+}
+
+// flush sends the seat's pending lines (and extra) without waiting for an answer.
+func (m *match) flush(s *seat, extra []byte) {
+	out := s.pending
+	if len(extra) > 0 {
+		out = append(append(out, extra...), '\n')
+	}
+	s.pending = nil
+	if s.conn == nil || len(out) == 0 {
+		return
+	}
+	m.trace.out(s, out)
+	if _, err := s.conn.Exchange(out, false, m.cfg.Time.Startup); err != nil {
+		m.cfg.Logger.Debug().Str("bot", s.name).Err(err).Msg("bot did not take its last lines")
+	}
+}
+
+func (s *seat) queue(msg protocol.Message) {
+	if s.disabled {
+		return // it will not be started again
+	}
+	s.pending = append(msg.AppendLine(s.pending), '\n')
+}
+
+func asFault(err error, c Conn) *Fault {
+	var f *Fault
+	if !errors.As(err, &f) {
+		f = &Fault{Kind: FaultCrash, Detail: err.Error()}
+	}
+	if f.StderrTail == "" && c != nil {
+		f.StderrTail = c.StderrTail()
+	}
+	return f
+}
