@@ -140,6 +140,9 @@ func DealFromRecord(r *referee.DealRecord, where string) *Deal {
 				deal = nil
 			} else {
 				st.Tricks = d.addTricks(deal, seating)
+				if st.Kind == ClaimStep {
+					d.claimed(deal)
+				}
 			}
 		}
 		d.Steps = append(d.Steps, st)
@@ -159,6 +162,14 @@ func (d *Deal) addTricks(deal *rules.Deal, seating rules.Seating) int {
 		d.Unfinished = d.Unfinished[:0]
 	}
 	return len(done)
+}
+
+// claimed updates the last finished trick with the roem scored for it: where claims are
+// required, a trick's roem is claimed after the trick is finished.
+func (d *Deal) claimed(deal *rules.Deal) {
+	if n := len(d.Tricks); n > 0 && n <= len(deal.Tricks()) {
+		d.Tricks[n-1].Scored = deal.Tricks()[n-1].Scored
+	}
 }
 
 // trick converts an engine trick, placing its seats with table.

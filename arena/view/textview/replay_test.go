@@ -17,7 +17,9 @@ import (
 
 // TestReplayGolden: deals exported from real leagues (four players, three with the skart,
 // claimed roem, and damaged records) replay exactly as arena replay showed them before the
-// view layer existed; the .golden files are that output, as ASCII and on a terminal.
+// view layer existed; the .golden files are that output, as ASCII and on a terminal, except
+// that a trick's roem claimed after the trick (roem_claiming = claim_required) is now shown,
+// which the old replay missed.
 func TestReplayGolden(t *testing.T) {
 	for _, name := range []string{"four", "three", "claims", "damaged"} {
 		for _, tty := range []bool{false, true} {
