@@ -55,7 +55,7 @@ type BidJSON struct {
 	Bid  string `json:"bid"`
 }
 
-// Claim is a roem claim, made in trick Trick (from 1).
+// Claim is a roem claim for trick Trick (from 1), made when that trick was finished.
 type Claim struct {
 	Seat  string `json:"seat"`
 	Roem  int    `json:"roem"`
@@ -104,7 +104,8 @@ func dealJSON(d *view.Deal) *DealJSON {
 		case view.DiscardStep:
 			out.Discards = append(out.Discards, BidJSON{Seat: s.Seat, Bid: s.Discard})
 		case view.ClaimStep:
-			out.Claims = append(out.Claims, Claim{Seat: s.Seat, Roem: s.Claim, Trick: tricks + 1})
+			// A claim is made for the trick just finished (RULES.md: claim_required).
+			out.Claims = append(out.Claims, Claim{Seat: s.Seat, Roem: s.Claim, Trick: max(1, tricks+s.Tricks)})
 		}
 		if s.Illegal != "" && out.Illegal == "" {
 			out.Illegal = s.Illegal

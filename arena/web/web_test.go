@@ -308,3 +308,30 @@ func TestLogSource(t *testing.T) {
 		t.Error("an empty log")
 	}
 }
+
+// TestDealJSONClaims: with roem claims required, each claim names the trick it was made for.
+func TestDealJSONClaims(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "view", "testdata", "claims.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims := 0
+	for line := range bytes.Lines(data) {
+		var r referee.DealRecord
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatal(err)
+		}
+		d := dealJSON(view.DealFromRecord(&r, "x"))
+		for _, c := range d.Claims {
+			claims++
+			if c.Trick < 1 || c.Trick > len(d.Tricks) {
+				t.Errorf("claim %+v outside the %d tricks", c, len(d.Tricks))
+			} else if tr := d.Tricks[c.Trick-1]; c.Roem > 0 && tr.Roem != c.Roem && len(tr.RoemItems) > 0 {
+				t.Errorf("claim %+v for trick %+v", c, tr)
+			}
+		}
+	}
+	if claims == 0 {
+		t.Fatal("no claim in the claims log")
+	}
+}
