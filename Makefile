@@ -28,11 +28,13 @@ deps:
 	    echo "chromium is not installed (apt-get install chromium): the web viewer's browser tests will skip"; \
 	  fi; }
 
-## demo: build the arena and the example bots, run a small round-robin league of them
+## demo: build the arena and the example bots (bin/pimc too, which is not in the league: it
+## thinks for up to 200 ms a decision), run a small round-robin league of them
 ## (arena/league/examples/demo.toml) into a fresh database, and print the standings.
 demo: deps build
 	$(GO) build -o $(BIN)/random ./examplebots/go/random
 	$(GO) build -o $(BIN)/heuristic ./examplebots/go/heuristic
+	$(GO) build -o $(BIN)/pimc ./examplebots/go/pimc
 	@dir=$$(mktemp -d) && echo "database $$dir/arena.db" && \
 	$(BIN)/arena league --db $$dir/arena.db arena/league/examples/demo.toml
 

@@ -9,8 +9,9 @@ import (
 	"github.com/klaverjas-arena/arena/referee/rules"
 )
 
-// TestDemoGolden: arena demo prints a seeded game exactly as it did before the view layer
-// existed (the .golden files are that output).
+// TestDemoGolden: arena demo prints a seeded game exactly as the .golden files say. They were
+// first the output of the demo before the view layer existed, and were made again when the
+// engine's random playout changed how it draws its cards (a faster draw, other games).
 func TestDemoGolden(t *testing.T) {
 	for _, c := range []struct {
 		preset string

@@ -119,3 +119,6 @@ func ParseCardSet(text string) (CardSet, error) {
 	}
 	return s, nil
 }
+
+// RankMask returns the set of the four cards of rank r.
+func RankMask(r Rank) CardSet { return 0x01010101 << r }

@@ -166,6 +166,3 @@ func TestCardSetMasks(t *testing.T) {
 		}
 	}
 }
-
-// RankMask returns the set of the four cards of rank r.
-func RankMask(r Rank) CardSet { return 0x01010101 << r }

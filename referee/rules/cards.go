@@ -52,15 +52,18 @@ func Points(c Card, trump Suit) int {
 
 // SetPoints returns the card points of every card in s when trump is the trump suit.
 func SetPoints(s CardSet, trump Suit) int {
-	total := 0
-	for su := range Suit(protocol.NumSuits) {
-		t := 0
-		if su == trump {
-			t = 1
-		}
-		total += int(pointsOfByte[t][uint8(s>>(su*8))])
+	plain := &pointsOfByte[0]
+	total := int(plain[uint8(s)]) + int(plain[uint8(s>>8)]) + int(plain[uint8(s>>16)]) + int(plain[uint8(s>>24)])
+	if trump.Valid() {
+		t := uint8(s >> (uint(trump&3) * 8))
+		total += int(pointsOfByte[1][t]) - int(plain[t])
 	}
 	return total
+}
+
+// stukOf returns king and queen of suit trump.
+func stukOf(trump Suit) CardSet {
+	return CardSet(1<<protocol.King|1<<protocol.Queen) << (uint(trump&3) * 8)
 }
 
 // strength orders the cards of one trick: any trump beats any card of the led suit, which

@@ -274,7 +274,7 @@ func (d *Deal) startPlay() {
 	}
 	d.trick = Trick{Leader: d.toMove}
 	if d.rules.StukScoring == StukAnnouncedByHolder {
-		stuk := protocol.SetOf(protocol.NewCard(protocol.King, d.trump), protocol.NewCard(protocol.Queen, d.trump))
+		stuk := stukOf(d.trump)
 		for s := range d.rules.Players {
 			if d.hands[s]&stuk == stuk {
 				d.stukSeat = Seat(s)
@@ -325,15 +325,23 @@ func (d *Deal) play(c Card) {
 	if n := d.trick.N - 1; n == 0 || Beats(c, d.trick.Cards[d.best], d.trick.Cards[0].Suit(), d.trump) {
 		d.best = n
 	}
-	if s == d.stukSeat && c.Suit() == d.trump && (c.Rank() == protocol.King || c.Rank() == protocol.Queen) &&
-		d.hands[s]&protocol.SetOf(protocol.NewCard(protocol.King, d.trump), protocol.NewCard(protocol.Queen, d.trump)) == 0 {
-		d.roem[d.rules.SideOf(s)] += 20 // the holder announces stuk with the second of K and Q
+	if s == d.stukSeat {
+		d.announceStuk(s, c)
 	}
 	if d.trick.N < d.players {
 		d.toMove = s.Next(d.players)
 		return
 	}
 	d.finishTrick()
+}
+
+// announceStuk scores stuk for the holder s of K and Q of trumps (stuk_scoring =
+// announced_by_holder) when c, just played, is the second of them.
+func (d *Deal) announceStuk(s Seat, c Card) {
+	if c.Suit() == d.trump && (c.Rank() == protocol.King || c.Rank() == protocol.Queen) &&
+		d.hands[s]&stukOf(d.trump) == 0 {
+		d.roem[d.rules.SideOf(s)] += 20 // the holder announces stuk with the second of K and Q
+	}
 }
 
 func (d *Deal) finishTrick() {

@@ -43,12 +43,15 @@ func ShufflePile(r *Ruleset, rng *rand.Rand) []protocol.PileCard {
 func DealHands(r *Ruleset, deck *Deck, dealer Seat) (hands [protocol.MaxSeats]CardSet, rest CardSet) {
 	n, i := r.Players, 0
 	for _, size := range r.DealPackets {
-		for k := 1; k <= n; k++ {
-			seat := dealer.Plus(k, n)
-			for range size {
-				hands[seat] = hands[seat].Add(deck[i])
-				i++
+		seat := dealer
+		for range n {
+			seat = seat.Next(n)
+			h := hands[seat&3]
+			for _, c := range deck[i : i+int(size)] {
+				h = h.Add(c)
 			}
+			hands[seat&3] = h
+			i += int(size)
 		}
 	}
 	for ; i < len(deck); i++ {

@@ -5,27 +5,46 @@ import (
 	"math/rand/v2"
 )
 
-// bounded draws exact uniform integers below n (Lemire's method), two per call of the
-// underlying generator.
-type bounded struct {
+// digits draws exact uniform integers below n, for 2 <= n <= 10, five from one call of the
+// underlying generator: it draws one uniform integer below digitBase = 2520^5 (2520 is the
+// least common multiple of 1..10) and hands out its digits in the mixed radix of the ranges
+// asked for. Each range divides what is left of the base, so every digit is exactly uniform
+// and independent of the others.
+type digits struct {
 	rng  *rand.Rand
-	buf  uint64
-	have bool
+	left uint64 // the undrawn part of the number: uniform below the remaining base
+	have int    // digits still available from left
 }
 
-func (b *bounded) intN(n uint32) uint32 {
+const (
+	digitLCM   = 2520
+	digitCount = 5
+	digitBase  = digitLCM * digitLCM * digitLCM * digitLCM * digitLCM // 1.02e17 < 2^57
+)
+
+// reciprocals[n] is ceil(2^64/n): for x below 2^57, the high word of x*reciprocals[n] is x/n.
+var reciprocals = [16]uint64{2: 1 << 63, 3: 0x5555555555555556, 4: 1 << 62, 5: 0x3333333333333334, 6: 0x2AAAAAAAAAAAAAAB, 7: 0x2492492492492493, 8: 1 << 61, 9: 0x1C71C71C71C71C72, 10: 0x199999999999999A}
+
+// intN returns a uniform integer below n, for 2 <= n <= 10.
+func (g *digits) intN(n uint32) uint32 {
+	if g.have == 0 {
+		g.left, g.have = g.draw(), digitCount
+	}
+	g.have--
+	q, _ := bits.Mul64(g.left, reciprocals[n&15])
+	r := g.left - q*uint64(n)
+	g.left = q
+	return uint32(r)
+}
+
+// draw returns a uniform number below digitBase (Lemire's method).
+func (g *digits) draw() uint64 {
 	for {
-		if !b.have {
-			b.buf = b.rng.Uint64()
-		}
-		b.have = !b.have
-		x := uint32(b.buf)
-		b.buf >>= 32
-		m := uint64(x) * uint64(n)
-		if low := uint32(m); low < n && low < -n%n {
+		hi, lo := bits.Mul64(g.rng.Uint64(), digitBase)
+		if lo < digitBase && lo < (1<<64-digitBase)%digitBase {
 			continue // reject the few values that would bias the draw
 		}
-		return uint32(m >> 32)
+		return hi
 	}
 }
 

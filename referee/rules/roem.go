@@ -92,7 +92,7 @@ func (roem *Roem) fill(rs *Ruleset, cards CardSet, trump Suit) {
 		}
 	}
 	if rs.StukScoring == StukInTrick && trump.Valid() {
-		stuk := protocol.SetOf(protocol.NewCard(protocol.King, trump), protocol.NewCard(protocol.Queen, trump))
+		stuk := stukOf(trump)
 		if cards&stuk == stuk {
 			roem.add(RoemItem{Kind: RoemStuk, Points: 20})
 		}

@@ -1,0 +1,33 @@
+// Command pimc is the strongest example bot: perfect-information Monte Carlo over the
+// project's rules engine and open-card solver (package search has the method). It plays
+// every preset and the three-player game, and answers within the time the arena gives less
+// a margin, or within -budget if that is less.
+//
+//	go build -o bin/pimc ./examplebots/go/pimc
+//	bin/pimc -budget 100ms
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/klaverjas-arena/arena/examplebots/go/pimc/search"
+	"github.com/klaverjas-arena/arena/protocol/bot"
+)
+
+func main() {
+	cfg := search.DefaultConfig()
+	flag.DurationVar(&cfg.Budget, "budget", cfg.Budget, "the most time one decision may take (0: all the arena gives, less the margin)")
+	flag.DurationVar(&cfg.Margin, "margin", cfg.Margin, "time kept back from the arena's time for each answer (at least 20ms and a third of the time given)")
+	flag.IntVar(&cfg.ExactTricks, "exact", cfg.ExactTricks, "tricks left from which the solver searches to the end of the deal")
+	flag.IntVar(&cfg.Horizon, "horizon", cfg.Horizon, "tricks the solver looks ahead before that")
+	flag.IntVar(&cfg.BidHorizon, "bid-horizon", cfg.BidHorizon, "tricks the solver looks ahead to value a trump suit")
+	flag.IntVar(&cfg.PassBelow, "pass-below", cfg.PassBelow, "pass (when allowed) if the best suit is worth less than this on average")
+	flag.Uint64Var(&cfg.Seed, "seed", 0, "seed of the sampler (0: from the clock)")
+	flag.Parse()
+	if err := bot.Run(search.NewPlayer(cfg).Bot()); err != nil {
+		fmt.Fprintln(os.Stderr, "pimc:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,260 @@
+// Package search is the decision making of the PIMC example bot: perfect-information Monte
+// Carlo. For each decision it deals the cards it cannot see at random, consistent with what
+// the table has shown (voids, trump limits, passes and the trump choice), values every legal
+// choice in each such world with the open-card solver (package solver: exact near the end
+// of a deal, a few tricks deep with an estimate before that), and picks the choice with the
+// best average, until its time budget for the decision is spent.
+package search
+
+import (
+	"math/rand/v2"
+	"time"
+
+	"github.com/klaverjas-arena/arena/examplebots/go/heuristic/strategy"
+	"github.com/klaverjas-arena/arena/protocol"
+	"github.com/klaverjas-arena/arena/protocol/bot"
+	"github.com/klaverjas-arena/arena/referee/rules"
+	"github.com/klaverjas-arena/arena/referee/rules/solver"
+)
+
+// Config tunes the bot.
+type Config struct {
+	// Budget caps the time of one decision; 0 means the time the arena gives.
+	Budget time.Duration
+	// Margin is kept back from the arena's time for the answer to travel and for a busy
+	// machine; at least MinMargin, and a third of the time given.
+	Margin time.Duration
+	// ExactTricks is the number of tricks left from which the solver searches to the end.
+	ExactTricks int
+	// Horizon is how many tricks ahead the solver looks before that; 0 plays the heuristic
+	// bot's card (package strategy) before that.
+	Horizon int
+	// BidHorizon is the solver's depth, in tricks, when it values a trump suit; 0 bids as
+	// the heuristic bot does.
+	BidHorizon int
+	// PassBelow is the average value (own side's score minus the other's) under which the
+	// bot passes rather than choose a suit, when it may pass.
+	PassBelow int
+	// Seed seeds the sampler (0: from the clock).
+	Seed uint64
+}
+
+// MinMargin is the least time kept back from each decision.
+const MinMargin = 20 * time.Millisecond
+
+// DefaultConfig is the configuration of the bot as shipped.
+func DefaultConfig() Config {
+	return Config{Budget: 200 * time.Millisecond, Margin: MinMargin, ExactTricks: 4, Horizon: 2, BidHorizon: 2, PassBelow: 30}
+}
+
+// Player makes the decisions of one bot process.
+type Player struct {
+	cfg     Config
+	rng     *rand.Rand
+	solver  *solver.Solver
+	discard protocol.CardSet // the bot's discards as the three-player Player, this deal
+	dealID  [2]int
+	// Worlds counts the worlds valued at the last decision (for tests and tuning).
+	Worlds int
+}
+
+// NewPlayer returns a player with configuration cfg.
+func NewPlayer(cfg Config) *Player {
+	seed := cfg.Seed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	return &Player{cfg: cfg, rng: rand.New(rand.NewPCG(seed, 0x70696d63)), solver: solver.New(18)}
+}
+
+// Bot returns the SDK bot that plays with p.
+func (p *Player) Bot() bot.Bot {
+	return bot.Bot{Name: "pimc", Author: "klaverjas-arena examplebots", Decide: p.Decide, ThreePlayer: true}
+}
+
+// Decide answers one decision.
+func (p *Player) Decide(s *bot.State, d bot.Decision) bot.Answer {
+	start := time.Now()
+	if id := [2]int{s.Game, s.Deal}; id != p.dealID {
+		p.dealID, p.discard = id, 0
+	}
+	rs := strategy.Ruleset(s.Options)
+	deadline := start.Add(p.allowed(d.TimeLeft))
+	switch d.Kind {
+	case bot.ClaimKind:
+		trump := s.Trump
+		if r, ok := d.Request.(*protocol.ClaimRequest); ok {
+			trump = r.Trump
+		}
+		return bot.Answer{Claim: strategy.Claim(&rs, d.Trick, trump)}
+	case bot.DiscardKind:
+		a := bot.LowestDiscard(s.Hand, s.Trump)
+		p.discard = protocol.SetOf(a[0], a[1])
+		return bot.Answer{Discard: a}
+	case bot.BidKind:
+		return bot.Answer{Bid: p.bid(&rs, s, d.LegalBids, deadline)}
+	}
+	if d.LegalCards.Len() == 1 {
+		return bot.Answer{Card: d.LegalCards.Lowest()}
+	}
+	return bot.Answer{Card: p.play(&rs, s, d, deadline)}
+}
+
+// allowed returns the time a decision may take: the arena's time less the margin, capped by
+// the budget.
+func (p *Player) allowed(given time.Duration) time.Duration {
+	margin := max(p.cfg.Margin, MinMargin, given/3)
+	t := given - margin
+	if p.cfg.Budget > 0 {
+		t = min(t, p.cfg.Budget)
+	}
+	return max(t, time.Millisecond)
+}
+
+// play chooses a card by PIMC.
+func (p *Player) play(rs *rules.Ruleset, s *bot.State, d bot.Decision, deadline time.Time) protocol.Card {
+	req, _ := d.Request.(*protocol.PlayRequest)
+	trump, leader := s.Trump, protocol.NoSeat
+	if req != nil {
+		trump, leader = req.Trump, req.Leader
+	}
+	k := newKnowledge(rs, s, trump, p.discard)
+	if k.me < 0 || k.maker < 0 {
+		return strategy.Decide(s, d).Card
+	}
+	tricksLeft := rs.HandSize() - len(s.Tricks)
+	p.solver.Horizon = 0
+	if tricksLeft > p.cfg.ExactTricks {
+		if p.cfg.Horizon == 0 {
+			return strategy.Decide(s, d).Card
+		}
+		p.solver.Horizon = p.cfg.Horizon
+	}
+	p.solver.Deadline = deadline
+	base := solver.Position{Rules: rs, Trump: trump, Maker: protocol.Seat(k.maker), StukSeat: protocol.NoSeat}
+	base.Trick = rules.Trick{Leader: protocol.Seat(k.index(leader))}
+	for _, c := range d.Trick {
+		base.Trick.Add(c)
+	}
+	for _, t := range s.Tricks {
+		side := rs.SideOf(protocol.Seat(k.index(t.Winner)))
+		base.Cards[side] += t.Points
+		base.Roem[side] += t.Roem
+		base.Won[side]++
+	}
+	var sum [protocol.NumCards]int
+	side := rs.SideOf(protocol.Seat(k.me))
+	p.Worlds = 0
+	for time.Now().Before(deadline) {
+		w := k.sample(p.rng)
+		pos := base
+		pos.Hands, pos.Discard = w.hands, w.discard
+		pos.StukSeat = k.stukSeat(&w)
+		moves := p.solver.Moves(&pos, side)
+		if p.solver.Aborted() {
+			break
+		}
+		for _, mv := range moves {
+			sum[mv.Card] += mv.Value
+		}
+		p.Worlds++
+	}
+	if p.Worlds == 0 {
+		return strategy.Decide(s, d).Card
+	}
+	best, bestSum := d.LegalCards.Lowest(), -1<<62
+	for c := range d.LegalCards.All() {
+		if sum[c] > bestSum {
+			best, bestSum = c, sum[c]
+		}
+	}
+	return best
+}
+
+// stukSeat returns, under announced stuk, the seat that holds (or held) king and queen of
+// trumps in world w and has not yet played both; else NoSeat.
+func (k *knowledge) stukSeat(w *world) protocol.Seat {
+	if k.rs.StukScoring != rules.StukAnnouncedByHolder {
+		return protocol.NoSeat
+	}
+	stuk := protocol.SetOf(protocol.NewCard(protocol.King, k.trump), protocol.NewCard(protocol.Queen, k.trump))
+	for i := range k.n {
+		if (w.hands[i]|k.played[i])&stuk == stuk && w.hands[i]&stuk != 0 {
+			return protocol.Seat(i)
+		}
+	}
+	return protocol.NoSeat
+}
+
+// bid values each suit the bot may choose by PIMC over the deals its hand allows (the solver
+// BidHorizon tricks deep from the first lead, with the estimate after that), and chooses the
+// best, or passes when it may and the best is worth less than PassBelow.
+func (p *Player) bid(rs *rules.Ruleset, s *bot.State, legal protocol.Bids, deadline time.Time) protocol.Bid {
+	var suits []protocol.Suit
+	for su := range protocol.Suit(protocol.NumSuits) {
+		if legal.Has(protocol.PlaySuit(su)) {
+			suits = append(suits, su)
+		}
+	}
+	if len(suits) == 0 {
+		return protocol.BidPass
+	}
+	if len(suits) == 1 && !legal.Has(protocol.BidPass) {
+		return protocol.PlaySuit(suits[0])
+	}
+	k := newKnowledge(rs, s, protocol.NoSuit, 0)
+	if k.me < 0 || p.cfg.BidHorizon == 0 {
+		return strategy.Decide(s, bot.Decision{Kind: bot.BidKind, LegalBids: legal}).Bid
+	}
+	p.solver.Horizon, p.solver.Deadline = p.cfg.BidHorizon, deadline
+	var sum [protocol.NumSuits]int
+	n := 0
+	side := rs.SideOf(protocol.Seat(k.me))
+	leader := 0 // left of the dealer leads: the first seat in play order
+	if rs.FirstLead == rules.MakerLeads {
+		leader = k.me
+	}
+	for time.Now().Before(deadline) {
+		w := k.sample(p.rng)
+		var values [protocol.NumSuits]int
+		for _, su := range suits {
+			pos := solver.Position{Rules: rs, Trump: su, Maker: protocol.Seat(k.me), Hands: w.hands, StukSeat: protocol.NoSeat}
+			pos.Trick = rules.Trick{Leader: protocol.Seat(leader)}
+			if rs.Players == 3 {
+				// The Player takes the skart (the cards out of every hand) and lays away two.
+				hand := pos.Hands[k.me] | w.discard
+				a := bot.LowestDiscard(hand, su)
+				pos.Discard = protocol.SetOf(a[0], a[1])
+				pos.Hands[k.me] = hand &^ pos.Discard
+			}
+			if rs.StukScoring == rules.StukAnnouncedByHolder {
+				pos.StukSeat = k.stukSeat(&world{hands: pos.Hands})
+			}
+			values[su] = p.solver.Value(&pos, side)
+			if p.solver.Aborted() {
+				break
+			}
+		}
+		if p.solver.Aborted() {
+			break
+		}
+		for _, su := range suits {
+			sum[su] += values[su]
+		}
+		n++
+	}
+	p.Worlds = n
+	if n == 0 {
+		return strategy.Decide(s, bot.Decision{Kind: bot.BidKind, LegalBids: legal}).Bid
+	}
+	best := suits[0]
+	for _, su := range suits {
+		if sum[su] > sum[best] {
+			best = su
+		}
+	}
+	if legal.Has(protocol.BidPass) && sum[best] < p.cfg.PassBelow*n {
+		return protocol.BidPass
+	}
+	return protocol.PlaySuit(best)
+}

@@ -1,0 +1,248 @@
+package search
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/klaverjas-arena/arena/examplebots/go/heuristic/strategy"
+	"github.com/klaverjas-arena/arena/protocol"
+	"github.com/klaverjas-arena/arena/protocol/bot"
+	"github.com/klaverjas-arena/arena/referee"
+	"github.com/klaverjas-arena/arena/referee/rules"
+)
+
+func options(rs *rules.Ruleset) map[string]string {
+	m := map[string]string{}
+	for _, kv := range rs.Options() {
+		m[kv[0]] = kv[1]
+	}
+	return m
+}
+
+func cards(tb testing.TB, text string) protocol.CardSet {
+	tb.Helper()
+	s, err := protocol.ParseCardSet(text)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// trickState is a four-player state, the bot South, dealer West, after the given finished
+// tricks (each led by the seat named first).
+func trickState(tb testing.TB, rs *rules.Ruleset, trump protocol.Suit, hand string, tricks ...string) *bot.State {
+	tb.Helper()
+	st := &bot.State{Options: options(rs), Players: 4, Seat: protocol.South, Dealer: protocol.West, Hand: cards(tb, hand),
+		Playing: []protocol.Seat{protocol.North, protocol.East, protocol.South, protocol.West}, Trump: trump, Maker: protocol.North}
+	for _, text := range tricks {
+		f := strings.Fields(text)
+		leader, err := protocol.ParseSeat(f[0])
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var t rules.Trick
+		t.Leader = leader
+		ft := bot.FinishedTrick{}
+		for i, name := range f[1:] {
+			c, err := protocol.ParseCard(name)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			t.Add(c)
+			ft.Plays = append(ft.Plays, bot.TrickPlay{Seat: leader.Plus(i, 4), Card: c})
+			st.Seen = st.Seen.Add(c)
+		}
+		ft.Winner = t.Winner(trump, 4)
+		st.Tricks = append(st.Tricks, ft)
+	}
+	return st
+}
+
+// TestKnowledge checks what the sampler learns from the tricks: a seat that does not follow
+// is void in the led suit; under Rotterdams one that neither follows nor trumps has no trumps;
+// one that does not overtrump holds no higher trump.
+func TestKnowledge(t *testing.T) {
+	rot, _ := rules.Preset("rotterdams")
+	ams, _ := rules.Preset("amsterdams")
+	st := trickState(t, &rot, protocol.Hearts, "7C 8C 9C 7D 8D 9D 7S", "N AS 7H 8S 9S")
+	k := newKnowledge(&rot, st, protocol.Hearts, 0)
+	east := k.index(protocol.East)
+	if spades := protocol.SuitMask(protocol.Spades) &^ st.Seen; k.cannot[east]&spades != spades {
+		t.Errorf("East trumped a spade lead: should be void in spades, cannot = %s", k.cannot[east])
+	}
+	if k.cannot[east]&protocol.SuitMask(protocol.Hearts) != 0 {
+		t.Errorf("East trumped: he may hold more hearts, cannot = %s", k.cannot[east])
+	}
+
+	st = trickState(t, &rot, protocol.Hearts, "7C 8C 9C 7D 8D 9D 7S", "N AS KD 8S 9S")
+	k = newKnowledge(&rot, st, protocol.Hearts, 0)
+	if hearts := protocol.SuitMask(protocol.Hearts); k.cannot[k.index(protocol.East)]&hearts != hearts {
+		t.Errorf("Rotterdams: East discarded on a spade lead: should hold no trumps, cannot = %s", k.cannot[k.index(protocol.East)])
+	}
+	st = trickState(t, &ams, protocol.Hearts, "7C 8C 9C 7D 8D 9D 7S", "N AS KD 8S 9S")
+	k = newKnowledge(&ams, st, protocol.Hearts, 0)
+	if k.cannot[k.index(protocol.East)]&protocol.SuitMask(protocol.Hearts) == 0 {
+		t.Errorf("Amsterdams, opponent N winning: East discarding shows no trumps either, cannot = %s", k.cannot[k.index(protocol.East)])
+	}
+	// Trumps led: East follows low under North's nine, so he holds no jack of trumps.
+	st = trickState(t, &ams, protocol.Hearts, "7C 8C 9C 7D 8D 9D 7S", "N 9H 7H QH 8H")
+	k = newKnowledge(&ams, st, protocol.Hearts, 0)
+	if !k.cannot[k.index(protocol.East)].Has(protocol.NewCard(protocol.Jack, protocol.Hearts)) {
+		t.Errorf("East did not overtrump the nine: cannot hold the jack, cannot = %s", k.cannot[k.index(protocol.East)])
+	}
+}
+
+// TestSample checks that every sampled world gives each seat its number of cards, only cards
+// still out, none it is known not to hold.
+func TestSample(t *testing.T) {
+	rs, _ := rules.Preset("rotterdams")
+	st := trickState(t, &rs, protocol.Hearts, "7C 8C 9C 7D 8D 9D", "N AS 7H 8S 9S", "E JH 9H AH TH")
+	st.Current = []bot.TrickPlay{{Seat: protocol.East, Card: protocol.NewCard(protocol.King, protocol.Clubs)}}
+	st.Seen = st.Seen.Add(st.Current[0].Card)
+	k := newKnowledge(&rs, st, protocol.Hearts, 0)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 1000 {
+		w := k.sample(rng)
+		var all protocol.CardSet
+		for i := range 4 {
+			if i != k.me && w.hands[i].Len() != k.need[i] {
+				t.Fatalf("seat %d got %d cards, holds %d", i, w.hands[i].Len(), k.need[i])
+			}
+			if w.hands[i]&k.cannot[i] != 0 {
+				t.Fatalf("seat %d got %s, which it cannot hold", i, w.hands[i]&k.cannot[i])
+			}
+			if all&w.hands[i] != 0 {
+				t.Fatalf("card dealt twice: %s", all&w.hands[i])
+			}
+			all |= w.hands[i]
+		}
+		if all != k.unknown|k.hand {
+			t.Fatalf("world holds %s, want the unknown cards and the bot's: %s", all, k.unknown|k.hand)
+		}
+	}
+}
+
+// TestRespectsTime gives the bot 300 ms for a decision and wants the answer within 2 s: a
+// generous bound for a busy machine (answers 300 ms late were seen at load 30), which a bot
+// that ignored the clock would still miss, as it would search on without end.
+func TestRespectsTime(t *testing.T) {
+	rs, _ := rules.Preset("amsterdams")
+	p := NewPlayer(Config{Horizon: 2, ExactTricks: 4, BidHorizon: 2, Seed: 1})
+	st := trickState(t, &rs, protocol.Hearts, "7C 8C 9C 7D 8D 9D KS AS")
+	d := bot.Decision{Kind: bot.PlayKind, TimeLeft: 300 * time.Millisecond, LegalCards: st.Hand,
+		Request: &protocol.PlayRequest{TimeMS: 300, Trump: protocol.Hearts, Leader: protocol.South, Hand: st.Hand, Legal: st.Hand}}
+	start := time.Now()
+	a := p.Decide(st, d)
+	if el := time.Since(start); el > 2*time.Second {
+		t.Errorf("answered after %v with 300ms given", el)
+	}
+	if !st.Hand.Has(a.Card) {
+		t.Errorf("played %s, not in hand %s", a.Card, st.Hand)
+	}
+	if p.Worlds == 0 {
+		t.Errorf("valued no world in its 200ms")
+	}
+}
+
+// randomBot plays uniformly random legal answers.
+func randomBot(seed uint64) bot.Bot {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	return bot.Bot{Name: "random", Author: "test", ThreePlayer: true, Decide: func(s *bot.State, d bot.Decision) bot.Answer {
+		switch d.Kind {
+		case bot.BidKind:
+			bids := d.LegalBids.All()
+			return bot.Answer{Bid: bids[rng.IntN(len(bids))]}
+		case bot.ClaimKind:
+			return bot.Answer{Claim: 0}
+		case bot.DiscardKind:
+			return bot.Answer{Discard: bot.LowestDiscard(s.Hand, s.Trump)}
+		}
+		return bot.Answer{Card: d.LegalCards.Nth(rng.IntN(d.LegalCards.Len()))}
+	}}
+}
+
+// match plays pairs duplicate pairs of pimc (NS, or seat N at three) against opp in process
+// and fails on any fault.
+func match(tb testing.TB, rs rules.Ruleset, cfg Config, opp func(seed uint64) bot.Bot, pairs int, seed uint64) *referee.Result {
+	tb.Helper()
+	var e []referee.Entrant
+	for i := range rs.Players {
+		if i%2 == 0 || rs.Players == 3 && i == 0 {
+			c := cfg
+			c.Seed = seed + uint64(i)
+			e = append(e, referee.Entrant{Name: "pimc", Start: referee.NewInProcess(NewPlayer(c).Bot())})
+		} else {
+			e = append(e, referee.Entrant{Name: "opponent", Start: referee.NewInProcess(opp(seed + uint64(i)))})
+		}
+	}
+	tc := referee.DefaultTimeControl
+	tc.Decision = 10 * time.Second
+	res, err := referee.Run(context.Background(), referee.Config{Rules: rs, Games: pairs, Duplicate: true, Seed: seed, Time: tc}, e)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, b := range res.Bots {
+		if len(b.Faults) > 0 {
+			tb.Fatalf("%s faulted: %v", b.Name, b.Faults)
+		}
+	}
+	return res
+}
+
+// TestEveryPreset plays a duplicate game of every preset (the heuristic as opponent; the
+// random bot in the three-player game, which the heuristic does not play) with a small
+// budget, and wants no fault.
+func TestEveryPreset(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Budget = 3 * time.Millisecond
+	for _, name := range rules.AllPresetNames() {
+		t.Run(name, func(t *testing.T) {
+			rs, _ := rules.Preset(name)
+			rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 4}
+			opp := func(uint64) bot.Bot { return strategy.Bot() }
+			if rs.Players == 3 {
+				opp = randomBot
+			}
+			match(t, rs, cfg, opp, 1, 19)
+		})
+	}
+}
+
+// TestStrength plays PIMC_PAIRS duplicate pairs (default: skipped) against the heuristic
+// in process, at PIMC_BUDGET per decision (default 20ms), and logs the points share. A
+// tuning aid; the figures in BENCHMARKS.md come from arena match with real processes.
+//
+//	PIMC_PAIRS=20 PIMC_BUDGET=20ms go test -run TestStrength -v ./examplebots/go/pimc/search
+func TestStrength(t *testing.T) {
+	pairs, _ := strconv.Atoi(os.Getenv("PIMC_PAIRS"))
+	if pairs == 0 {
+		t.Skip("a tuning run: set PIMC_PAIRS")
+	}
+	cfg := DefaultConfig()
+	cfg.Budget = 20 * time.Millisecond
+	if b, err := time.ParseDuration(os.Getenv("PIMC_BUDGET")); err == nil {
+		cfg.Budget = b
+	}
+	if h, err := strconv.Atoi(os.Getenv("PIMC_HORIZON")); err == nil {
+		cfg.Horizon = h
+	}
+	if h, err := strconv.Atoi(os.Getenv("PIMC_BID_HORIZON")); err == nil {
+		cfg.BidHorizon = h
+	}
+	if h, err := strconv.Atoi(os.Getenv("PIMC_EXACT")); err == nil {
+		cfg.ExactTricks = h
+	}
+	if h, err := strconv.Atoi(os.Getenv("PIMC_PASS_BELOW")); err == nil {
+		cfg.PassBelow = h
+	}
+	rs, _ := rules.Preset("amsterdams")
+	res := match(t, rs, cfg, func(uint64) bot.Bot { return strategy.Bot() }, pairs, 2026)
+	a, b := res.Sides[0], res.Sides[1]
+	t.Logf("%d pairs, %d deals: pimc %d, heuristic %d: share %.1f%%; pimc made %d nat %d, heuristic made %d nat %d; pimc's slowest answer %v",
+		pairs, res.Deals, a.Points, b.Points, 100*float64(a.Points)/float64(a.Points+b.Points), a.Made, a.Nat, b.Made, b.Nat, res.Bots[0].MaxWall)
+}

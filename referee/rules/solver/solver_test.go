@@ -1,0 +1,205 @@
+package solver
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/klaverjas-arena/arena/protocol"
+	"github.com/klaverjas-arena/arena/referee/rules"
+)
+
+// randomRuleset returns a preset with its play, roem and scoring options shuffled, so that the
+// tests cover every option the solver must follow.
+func randomRuleset(rng *rand.Rand) rules.Ruleset {
+	names := rules.AllPresetNames()
+	rs, err := rules.Preset(names[rng.IntN(len(names))])
+	if err != nil {
+		panic(err)
+	}
+	if rs.Players == 4 {
+		rs.PlayRule = rules.PlayRule(rng.IntN(2))
+		rs.Undertrump = rules.Undertrump(rng.IntN(2))
+		rs.PartnerTrumpUndertrump = rules.PartnerUndertrump(rng.IntN(2))
+		rs.FourOfAKind = rules.FourOfAKind(rng.IntN(3))
+		rs.NatRule = rules.NatRule(rng.IntN(2))
+		rs.PitForDefenders = rng.IntN(2) == 0
+	}
+	rs.StukScoring = rules.StukScoring(rng.IntN(2))
+	rs.RoemClaiming = rules.RoemClaiming(rng.IntN(2))
+	rs.LastTrickBonus = []int{0, 10, 10}[rng.IntN(3)]
+	rs.PitBonus = []int{0, 100, 100}[rng.IntN(3)]
+	return rs
+}
+
+// randomDeal returns a deal of rs played at random until tricksLeft tricks remain, with a
+// random number of cards of the next trick played; false if the deal was thrown in.
+func randomDeal(rng *rand.Rand, rs *rules.Ruleset, tricksLeft int) (*rules.Deal, bool) {
+	deck := rules.Shuffle(rng)
+	setup := rules.Setup{Dealer: protocol.Seat(rng.IntN(rs.Players)), Pile: rules.ShufflePile(rs, rng)}
+	setup.Hands, setup.Skart = rules.DealHands(rs, &deck, setup.Dealer)
+	d, err := rules.NewDeal(rs, setup)
+	if err != nil {
+		panic(err)
+	}
+	inTrick := rng.IntN(rs.Players)
+	for d.Phase() != rules.PhaseDone {
+		if d.Phase() == rules.PhasePlay && d.NumTricks()-len(d.Tricks()) == tricksLeft && d.Trick().N == inTrick {
+			return d, true
+		}
+		rules.RandomAction(d, rng)
+	}
+	return nil, false
+}
+
+// bruteForce is plain minimax over the rules engine itself: every legal card, no pruning, no
+// table, exact roem claims.
+func bruteForce(d *rules.Deal, side int) int {
+	switch d.Phase() {
+	case rules.PhaseDone:
+		res := d.Result()
+		return sideValue(d.Rules(), &res.Score, side)
+	case rules.PhaseClaim:
+		child := *d
+		tricks := child.Tricks()
+		if err := child.Claim(tricks[len(tricks)-1].Roem.Total()); err != nil {
+			panic(err)
+		}
+		return bruteForce(&child, side)
+	}
+	maximizing := d.Rules().SideOf(d.ToMove()) == side
+	best := -infinity
+	if !maximizing {
+		best = infinity
+	}
+	for c := range d.Legal().All() {
+		child := *d
+		child.PlayUnchecked(c)
+		v := bruteForce(&child, side)
+		if maximizing {
+			best = max(best, v)
+		} else {
+			best = min(best, v)
+		}
+	}
+	return best
+}
+
+func sideValue(rs *rules.Ruleset, score *[protocol.MaxSeats]int, side int) int {
+	s := Solver{players: rs.Players, side: side}
+	return s.valueOf(score)
+}
+
+// TestAgainstBruteForce checks the solver's value of random end positions (one to three
+// tricks left, the next trick partly played) against plain minimax over the rules engine,
+// under random rulesets, 10,000 positions, and every card's value on a tenth of them.
+func TestAgainstBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 1))
+	s := New(16)
+	positions := 10000
+	if testing.Short() {
+		positions = 1000
+	}
+	for done := 0; done < positions; {
+		rs := randomRuleset(rng)
+		d, ok := randomDeal(rng, &rs, 1+rng.IntN(3))
+		if !ok {
+			continue
+		}
+		done++
+		p, err := FromDeal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		side := rs.SideOf(protocol.Seat(rng.IntN(rs.Players)))
+		want := bruteForce(d, side)
+		if got := s.Value(&p, side); got != want {
+			t.Fatalf("position %d (%v, trump %s, hands %v, trick %v): solver %d, minimax %d", done, rs.Options(), p.Trump, p.Hands, p.Trick, got, want)
+		}
+		if done%10 != 0 {
+			continue
+		}
+		for _, mv := range s.Moves(&p, side) {
+			child := *d
+			child.PlayUnchecked(mv.Card)
+			if want := bruteForce(&child, side); mv.Value != want {
+				t.Fatalf("position %d card %s: solver %d, minimax %d", done, mv.Card, mv.Value, want)
+			}
+		}
+		c, v := s.Best(&p)
+		mover := rs.SideOf(p.ToMove())
+		if want := bruteForce(d, mover); v != want {
+			t.Fatalf("position %d: Best %s value %d, minimax %d", done, c, v, want)
+		}
+		child := *d
+		child.PlayUnchecked(c)
+		if got := bruteForce(&child, mover); got != v {
+			t.Fatalf("position %d: Best card %s is worth %d, not its reported %d", done, c, got, v)
+		}
+	}
+}
+
+// TestAgainstBruteForceLonger checks fewer positions with four tricks left.
+func TestAgainstBruteForceLonger(t *testing.T) {
+	if testing.Short() {
+		t.Skip("four-trick minimax takes a while; run without -short")
+	}
+	rng := rand.New(rand.NewPCG(19, 2))
+	s := New(16)
+	for done := 0; done < 300; {
+		rs := randomRuleset(rng)
+		d, ok := randomDeal(rng, &rs, 4)
+		if !ok {
+			continue
+		}
+		done++
+		p, _ := FromDeal(d)
+		side := rs.SideOf(p.ToMove())
+		if got, want := s.Value(&p, side), bruteForce(d, side); got != want {
+			t.Fatalf("position %d (%v): solver %d, minimax %d", done, rs.Options(), got, want)
+		}
+	}
+}
+
+// TestHorizon checks that a horizon at or beyond the end of the deal changes nothing.
+func TestHorizon(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 3))
+	exact, deep := New(16), New(16)
+	for done := 0; done < 300; {
+		rs := randomRuleset(rng)
+		d, ok := randomDeal(rng, &rs, 1+rng.IntN(3))
+		if !ok {
+			continue
+		}
+		done++
+		p, _ := FromDeal(d)
+		side := rs.SideOf(p.ToMove())
+		deep.Horizon = p.TricksLeft() + rng.IntN(2)
+		if got, want := deep.Value(&p, side), exact.Value(&p, side); got != want {
+			t.Fatalf("position %d: horizon %d (%d tricks left) gives %d, exact %d", done, deep.Horizon, p.TricksLeft(), got, want)
+		}
+	}
+}
+
+// TestDeadline checks that a search past its deadline stops and says so.
+func TestDeadline(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 4))
+	rs, _ := rules.Preset("amsterdams")
+	d, ok := randomDeal(rng, &rs, 8)
+	for !ok {
+		d, ok = randomDeal(rng, &rs, 8)
+	}
+	p, _ := FromDeal(d)
+	s := New(16)
+	s.Deadline = time.Now().Add(-time.Second)
+	s.Value(&p, 0)
+	if !s.Aborted() {
+		t.Fatal("a full-deal search with its deadline passed was not aborted")
+	}
+	s.Deadline = time.Time{}
+	s.Horizon = 1
+	s.Value(&p, 0)
+	if s.Aborted() {
+		t.Fatal("a search without a deadline was aborted")
+	}
+}
