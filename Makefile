@@ -2,10 +2,10 @@
 GO ?= go
 BIN := bin
 
-.PHONY: ratings-full roem-full demo demo-game soak test test-slurm deps fmt-check vet staticcheck cross unit python bench fuzz build clean
+.PHONY: bench-league ratings-full roem-full demo demo-game soak test test-slurm deps fmt-check vet staticcheck cross unit python bench fuzz build clean
 
 build:
-	$(GO) build -o $(BIN)/arena ./arena
+	$(GO) build -ldflags "-X main.version=$$(git describe --tags --always --dirty 2>/dev/null || echo devel)" -o $(BIN)/arena ./arena
 
 ## deps: install bubblewrap, which sandboxes every bot (README, "Bots cannot cheat"), when it
 ## is missing: with apt-get as root, otherwise say how. Also Debian's chromium for the web
@@ -36,7 +36,9 @@ demo: deps build
 	$(GO) build -o $(BIN)/heuristic ./examplebots/go/heuristic
 	$(GO) build -o $(BIN)/pimc ./examplebots/go/pimc
 	@dir=$$(mktemp -d) && echo "database $$dir/arena.db" && \
-	$(BIN)/arena league --db $$dir/arena.db arena/league/examples/demo.toml
+	$(BIN)/arena league --db $$dir/arena.db arena/league/examples/demo.toml && \
+	echo && echo "replay a deal trick by trick:" && \
+	echo "  $(BIN)/arena replay --db $$dir/arena.db demo/0/1"
 
 ## demo-game: play a whole 16-deal game between random players, deal by deal.
 demo-game: build
@@ -90,6 +92,12 @@ python:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./...
 
+## bench-league: an `arena league` against an `arena match` of the same bots and deals,
+## alternating, ROUNDS (default 3) rounds, with the ratios and the load average; BASE=an older
+## arena binary adds its league to each round (BENCHMARKS.md, "Leagues and the store").
+bench-league: build
+	ROUNDS=$${ROUNDS:-3} arena/testdata/bench-league.sh $(BIN)/arena $(BASE)
+
 ## ratings-full: the full simulation study of arena/rating (acceptance_test.go; about 4 minutes).
 ratings-full:
 	RATING_FULL=1 $(GO) test -count=1 -timeout 60m -v ./arena/rating/
@@ -109,6 +117,7 @@ fuzz:
 	$(GO) test ./referee/rules/rulesfile -run '^$$' -fuzz '^FuzzParseJSON$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./referee/rules/rulesfile -run '^$$' -fuzz '^FuzzParseTOML$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./arena -run '^$$' -fuzz '^FuzzReadLog$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./arena -run '^$$' -fuzz '^FuzzParseLeague$$' -fuzztime $(FUZZTIME)
 
 clean:
 	rm -rf $(BIN)

@@ -13,8 +13,8 @@ import (
 // value but ends the line is left last, with no arguments after it, so that the flag package
 // says that it needs a value.
 func flagsFirst(app *cli.App, args []string) []string {
-	if len(args) < 2 {
-		return args
+	if len(args) < 2 || args[len(args)-1] == "--generate-bash-completion" {
+		return args // completion looks at the words as typed
 	}
 	cmd := app.Command(args[1])
 	if cmd == nil {

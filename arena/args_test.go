@@ -30,7 +30,7 @@ func TestFlagsFirst(t *testing.T) {
 func TestFlagsFirst_MissingValue(t *testing.T) {
 	app := newApp(io.Discard, io.Discard)
 	err := app.Run(flagsFirst(app, strings.Fields("arena match /bin/cat /bin/cat --games")))
-	if err == nil || err.Error() != "flag needs an argument: -games" {
-		t.Errorf("err = %v, want flag needs an argument: -games", err)
+	if err == nil || err.Error() != "arena match: --games needs a value (arena match --help)" {
+		t.Errorf("err = %v, want --games needs a value", err)
 	}
 }

@@ -247,7 +247,7 @@ func (p *askPlan) run(c *cli.Context, all, deals []located) (*askReport, error) 
 	} else if !botPlays(deals, name) {
 		return nil, fmt.Errorf("bot %q does not play in the selected deals: name the logged bot with --bot NAME, or a seat with MATCH/DEAL@SEAT", name)
 	}
-	start := procStarter(p.bot, nil, p.policy, logger(c.App.ErrWriter))
+	start := procStarter(p.bot, nil, p.policy, logger(c.App.ErrWriter, defaultLogLevel()))
 	var leagues map[string]*league.File // from the database: the time control of each league
 	if p.logFile == "" && !p.timeSet {
 		var err error

@@ -15,21 +15,17 @@ import (
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/klaverjas-arena/arena/referee/botproc"
 	"github.com/klaverjas-arena/arena/referee/rules"
+	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rs/zerolog"
 )
 
 // TestMain lets the test binary double as the benchmarks' child processes: a trivial bot
-// (first legal bid, lowest legal card) or a line echo, chosen by ARENA_BENCH_CHILD.
+// (first legal bid, lowest legal card) or a line echo, chosen by ARENA_BENCH_CHILD; and as
+// the commands of the CLI scripts (script_test.go): arena itself and that bot.
 func TestMain(m *testing.M) {
 	switch os.Getenv("ARENA_BENCH_CHILD") {
 	case "bot":
-		_ = bot.Run(bot.Bot{Name: "lowest", Decide: func(_ *bot.State, d bot.Decision) bot.Answer {
-			if d.Kind == bot.BidKind {
-				return bot.Answer{Bid: d.LegalBids.All()[0]}
-			}
-			return bot.Answer{Card: d.LegalCards.Lowest()}
-		}})
-		os.Exit(0)
+		lowestBot()
 	case "echo":
 		in, out := bufio.NewReader(os.Stdin), bufio.NewWriter(os.Stdout)
 		for {
@@ -41,7 +37,18 @@ func TestMain(m *testing.M) {
 			out.Flush()
 		}
 	}
-	os.Exit(m.Run())
+	testscript.Main(m, scriptCommands)
+}
+
+// lowestBot plays the first legal bid and the lowest legal card, and exits.
+func lowestBot() {
+	_ = bot.Run(bot.Bot{Name: "lowest", Decide: func(_ *bot.State, d bot.Decision) bot.Answer {
+		if d.Kind == bot.BidKind {
+			return bot.Answer{Bid: d.LegalBids.All()[0]}
+		}
+		return bot.Answer{Card: d.LegalCards.Lowest()}
+	}})
+	os.Exit(0)
 }
 
 // childCommand returns a benchmark child: "echo" and "bot" are this test binary (Go), "cat"

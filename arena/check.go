@@ -25,7 +25,7 @@ func checkCommand() *cli.Command {
 			"and a clean exit on quit. Each item is PASS, WARN, INFO, FAIL or SKIP; failures show\n" +
 			"the line the arena sent, the exact line the bot sent and what was expected.\n" +
 			"The exit status is 0 only when no item failed (warnings are allowed).",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "bots", EnvVars: []string{"ARENA_BOTS"}, Usage: "TOML `FILE` of bot definitions ([[bot]] name, cmd, dir, env, decision, stderr)"},
 			&cli.DurationFlag{Name: "time", Value: referee.DefaultTimeControl.Decision, Usage: "time per decision"},
 			&cli.DurationFlag{Name: "grace", Value: referee.DefaultTimeControl.Grace, Usage: "grace on top of the decision time before a timeout"},
@@ -33,14 +33,18 @@ func checkCommand() *cli.Command {
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed for the cards of the full game"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			sandboxFlag(),
-		},
+		}, verbosityFlags()...),
 		Action: runCheck,
 	}
 }
 
 func runCheck(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return fmt.Errorf("want one bot, got %d arguments", c.NArg())
+		return usageError{fmt.Sprintf("arena check: want one bot, got %d arguments (arena help check)", c.NArg())}
+	}
+	v, err := verbosityFromFlags(c)
+	if err != nil {
+		return err
 	}
 	var bots botdef.File
 	if path := c.String("bots"); path != "" {
@@ -61,8 +65,8 @@ func runCheck(c *cli.Context) error {
 	if b.Decision > 0 && !c.IsSet("time") {
 		tc.Decision = b.Decision
 	}
-	if tc.Decision <= 0 || tc.Startup <= 0 || tc.Grace < 0 {
-		return errors.New("times must be positive (--grace may be 0)")
+	if err := errors.Join(checkTimeFlags(tc)...); err != nil {
+		return err
 	}
 	// The bot's stderr goes to its own file if it has one, else to a temporary file, so the
 	// check can count every byte.
@@ -88,10 +92,10 @@ func runCheck(c *cli.Context) error {
 		return err
 	}
 	for _, note := range notes {
-		fmt.Fprintln(c.App.ErrWriter, note)
+		fmt.Fprintln(v.notes(c.App.ErrWriter), note)
 	}
-	fmt.Fprintf(c.App.ErrWriter, "arena: check %s, isolation: %s\n", b.Name, policy.Describe())
-	log := logger(c.App.ErrWriter)
+	fmt.Fprintf(v.notes(c.App.ErrWriter), "arena: check %s, isolation: %s\n", b.Name, policy.Describe())
+	log := logger(c.App.ErrWriter, v.level)
 	start := procStarter(b, nil, policy, log)
 	opts := check.Options{
 		Bot:        c.Args().First(),

@@ -18,7 +18,7 @@ func demoCommand() *cli.Command {
 		Name:  "demo",
 		Usage: "play one whole game between four in-process random players and print it deal by deal",
 		Flags: append(rulesetFlags(),
-			&cli.Uint64Flag{Name: "seed", Usage: "random seed (default: a random one, printed)"},
+			&cli.Uint64Flag{Name: "seed", Usage: "random seed", DefaultText: "a random one, printed"},
 			&cli.BoolFlag{Name: "brief", Usage: "one line per deal instead of every trick"},
 		),
 		Action: func(c *cli.Context) error {

@@ -20,7 +20,7 @@ func exportCommand() *cli.Command {
 			dbFlag(),
 			&cli.StringFlag{Name: "league", Usage: "league `NAME` (default: the most recently started)"},
 			&cli.StringFlag{Name: "match", Usage: "only this match, `LEAGUE/N`"},
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` instead of standard output"},
+			&cli.StringFlag{Name: "output", Usage: "write to `FILE` instead of standard output (-o is --option, a ruleset option, in the commands that play)"},
 		},
 		Action: runExport,
 	}

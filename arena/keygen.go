@@ -28,7 +28,7 @@ func keygenCommand() *cli.Command {
 			"refuses a key file that its group or others may read.",
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
-				return errors.New("arena keygen: want one key FILE")
+				return usageError{"arena keygen: want one key FILE (arena keygen --help)"}
 			}
 			path := c.Args().First()
 			if err := writeKeyFile(path); err != nil {

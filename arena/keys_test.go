@@ -240,7 +240,7 @@ func TestSeedBotFailsInKeyedLeague(t *testing.T) {
 	}
 	export := func(db string) ([]referee.DealRecord, []byte) {
 		path := db + ".export"
-		out, err := exec.Command(arena, "export", "--db", db, "-o", path).CombinedOutput()
+		out, err := exec.Command(arena, "export", "--db", db, "--output", path).CombinedOutput()
 		if err != nil {
 			t.Fatalf("export: %v\n%s", err, out)
 		}

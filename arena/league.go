@@ -21,6 +21,7 @@ import (
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -40,28 +41,32 @@ func leagueCommand() *cli.Command {
 			"The cards are derived from the league's seed and a secret key made when the league\n" +
 			"starts and kept in the database, so that knowing the league file reveals no hand;\n" +
 			"--key FILE (arena keygen) gives the key instead, to reproduce a league or run it in shards.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			dbFlag(),
 			&cli.StringFlag{Name: "key", Usage: "secret deal key `FILE` (arena keygen) to start the league with, for a reproducible or sharded league (default: a fresh key kept in the database); on resume it must be the league's key"},
 			&cli.BoolFlag{Name: "force", Usage: "continue although the league file changed since the league started (recorded)"},
-			&cli.IntFlag{Name: "concurrency", Usage: "matches at once (overrides the league file)"},
-			&cli.IntFlag{Name: "standings-every", Usage: "print the standings every `N` matches (0: only at the end)"},
-			&cli.DurationFlag{Name: "progress-every", Usage: "interval of the plain progress lines when not on a terminal (default 30s)"},
+			&cli.IntFlag{Name: "concurrency", Usage: "matches at once (overrides the league file)", DefaultText: "the league file's"},
+			&cli.IntFlag{Name: "standings-every", Usage: "print the standings every `N` matches", DefaultText: "only at the end"},
+			&cli.DurationFlag{Name: "progress-every", Usage: "interval of the plain progress lines when not on a terminal", DefaultText: "30s"},
 			&cli.StringFlag{Name: "serve", Usage: "serve the read-only web viewer on `HOST:PORT` while the league runs (e.g. 127.0.0.1:8080), its league page updating live"},
 			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement: shared (each match's referee and bots on one CPU), spread or none"},
 			&cli.StringFlag{Name: "shard", Usage: "play only shard `I/N` of the league's matches into this database (with --key; arena merge joins the shards)"},
-		},
+		}, verbosityFlags()...),
 		Action: runLeague,
 	}
 }
 
 func runLeague(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return errors.New("arena league: want one league FILE")
+		return usageError{fmt.Sprintf("arena league: want one league FILE, got %d arguments (arena help league)", c.NArg())}
 	}
 	path := c.Args().First()
 	f, err := league.Load(path)
 	var errs []error
+	if err != nil {
+		errs = append(errs, err)
+	}
+	v, err := verbosityFromFlags(c)
 	if err != nil {
 		errs = append(errs, err)
 	}
@@ -106,7 +111,7 @@ func runLeague(c *cli.Context) error {
 		return err
 	}
 	for _, note := range notes {
-		fmt.Fprintln(c.App.ErrWriter, note)
+		fmt.Fprintln(v.notes(c.App.ErrWriter), note)
 	}
 	signal.Ignore(syscall.SIGPIPE)
 	db, err := store.Open(dbPath, store.Options{Command: "arena league " + path})
@@ -117,7 +122,7 @@ func runLeague(c *cli.Context) error {
 	if db.Unclean() {
 		fmt.Fprintf(c.App.Writer, "note: the last run did not stop cleanly; %s was checked and is consistent\n", dbPath)
 	}
-	log := logger(c.App.ErrWriter)
+	log := logger(c.App.ErrWriter, v.level)
 	out := c.App.Writer
 	progress := &view.Progress{}
 	var viewer net.Listener // opened now, so that a bad address fails before the league starts
@@ -143,7 +148,7 @@ func runLeague(c *cli.Context) error {
 			return es
 		},
 		Pin: func(slot int) func() { return placeAt(slot).pinReferee() },
-		Progress: &textview.ProgressPrinter{Progress: progress, Out: out, Live: isTerminal(out), Every: c.Duration("progress-every"),
+		Progress: &textview.ProgressPrinter{Progress: progress, Out: v.notes(out), Live: !v.quiet && isTerminal(out), Width: func() int { return terminalWidth(out) }, Every: c.Duration("progress-every"),
 			StandingsEvery: c.Int("standings-every"),
 			Standings: func(w io.Writer, t *store.Totals) {
 				fmt.Fprintln(w)
@@ -232,6 +237,19 @@ func shellQuote(s string) string {
 		return strconv.Quote(s) // a NUL byte or invalid UTF-8: no shell word holds it
 	}
 	return q
+}
+
+// terminalWidth returns the columns of the terminal w is, or 0.
+func terminalWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0
+	}
+	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
+	if err != nil {
+		return 0
+	}
+	return int(ws.Col)
 }
 
 // isTerminal reports whether w is a terminal.

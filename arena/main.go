@@ -2,20 +2,8 @@
 // rules of the ruleset it is given.
 package main
 
-import (
-	"context"
-	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
-)
+import "os"
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	app := newApp(os.Stdout, os.Stderr)
-	if err := app.RunContext(ctx, flagsFirst(app, os.Args)); err != nil {
-		fmt.Fprintln(os.Stderr, "arena:", err)
-		os.Exit(1)
-	}
+	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }

@@ -240,11 +240,14 @@ func TestMatchSPRTStopsEarly(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
-	if !strings.Contains(out, "SPRT H1 accepted: good") {
+	if !strings.Contains(out, " pairs: good is stronger than reneger (good − reneger > 0 Elo; H1 accepted: LLR ") {
 		t.Fatalf("no H1 decision for the good bot:\n%s", out)
 	}
+	if !strings.Contains(errOut, "games 2/100: NS good ") || !strings.Contains(errOut, ", LLR ") {
+		t.Errorf("no progress line with the LLR:\n%s", errOut)
+	}
 	var pairs int
-	if _, err := fmt.Sscanf(out[strings.Index(out, " after ")+1:], "after %d pairs", &pairs); err != nil || pairs >= 10 || pairs < 2 {
+	if _, err := fmt.Sscanf(out[strings.Index(out, "SPRT after "):], "SPRT after %d pairs", &pairs); err != nil || pairs >= 10 || pairs < 2 {
 		t.Errorf("stopped after %d pairs (%v), want an early stop", pairs, err)
 	}
 	if _, _, err := runArena(t, "match", "bash "+good, "bash "+good, "--sprt", "elo0=10,elo1=0,alpha=2"); err == nil {

@@ -17,25 +17,28 @@ import (
 
 // matchConfig is arena match's command line as given: every flag and argument, none checked.
 type matchConfig struct {
-	Args      []string // the bots A B, or A B C [D]: commands, or names from BotsFile
-	Seats     []string // --seat SEAT=BOT
-	BotsFile  string
-	Ruleset   rulesetConfig
-	Games     int
-	Duplicate bool
-	Seed      uint64
-	SeedSet   bool // --seed given; else a random seed is drawn
-	KeyFile   string
-	DealsFile string
-	Time      referee.TimeControl
-	MaxFaults int
-	LogFile   string
-	TraceFile string
-	TraceDir  string // --trace-dir: a trace file per seat in it
-	JSON      bool
-	SPRT      string // --sprt as typed
-	Affinity  string
-	Sandbox   string
+	Args        []string // the bots A B, or A B C [D]: commands, or names from BotsFile
+	Seats       []string // --seat SEAT=BOT
+	BotsFile    string
+	Ruleset     rulesetConfig
+	Games       int
+	Duplicate   bool
+	Seed        uint64
+	SeedSet     bool // --seed given; else a random seed is drawn
+	KeyFile     string
+	DealsFile   string
+	Time        referee.TimeControl
+	MaxFaults   int
+	LogFile     string
+	TraceFile   string
+	TraceDir    string // --trace-dir: a trace file per seat in it
+	JSON        bool
+	SPRT        string // --sprt as typed
+	Affinity    string
+	Sandbox     string
+	Quiet       bool
+	Verbose     bool
+	Concurrency int // duplicate pairs played at once
 }
 
 // matchConfigFromFlags reads arena match's flags and arguments; it checks nothing.
@@ -53,14 +56,17 @@ func matchConfigFromFlags(c *cli.Context) matchConfig {
 		DealsFile: c.String("deals"),
 		Time: referee.TimeControl{Startup: c.Duration("startup"), Decision: c.Duration("time"), Grace: c.Duration("grace"),
 			Bank: c.Duration("bank"), Increment: c.Duration("increment")},
-		MaxFaults: c.Int("max-faults"),
-		LogFile:   c.String("log"),
-		TraceFile: c.String("trace"),
-		TraceDir:  c.String(traceDirFlag),
-		JSON:      c.Bool("json"),
-		SPRT:      c.String("sprt"),
-		Affinity:  c.String("affinity"),
-		Sandbox:   c.String("sandbox"),
+		MaxFaults:   c.Int("max-faults"),
+		LogFile:     c.String("log"),
+		TraceFile:   c.String("trace"),
+		TraceDir:    c.String(traceDirFlag),
+		JSON:        c.Bool("json"),
+		SPRT:        c.String("sprt"),
+		Affinity:    c.String("affinity"),
+		Sandbox:     c.String("sandbox"),
+		Quiet:       c.Bool("quiet"),
+		Verbose:     c.Bool("verbose"),
+		Concurrency: c.Int("concurrency"),
 	}
 }
 
@@ -77,6 +83,8 @@ type matchPlan struct {
 	traceFile string
 	traceDir  string
 	json      bool
+	verbosity verbosity
+	parallel  int // pairs at once
 }
 
 // validate checks the whole command line and every file it names, and returns the match to
@@ -99,7 +107,7 @@ func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
 	fail(err)
 	p := &matchPlan{
 		cfg: referee.Config{
-			ID:        "m-" + time.Now().UTC().Format("20060102-150405"),
+			ID:        matchID(time.Now()),
 			Rules:     rs,
 			Games:     mc.Games,
 			Duplicate: mc.Duplicate,
@@ -113,6 +121,8 @@ func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
 		traceDir:  mc.TraceDir,
 		json:      mc.JSON,
 	}
+	p.verbosity, err = newVerbosity(mc.Quiet, mc.Verbose)
+	fail(err)
 	if !mc.SeedSet {
 		p.cfg.Seed = randomSeed()
 	}
@@ -122,6 +132,14 @@ func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
 	}
 	if mc.Games < 1 {
 		fail(fmt.Errorf("--games %d: must be at least 1", mc.Games))
+	}
+	p.parallel = mc.Concurrency
+	if mc.Concurrency < 1 || mc.Concurrency > maxConcurrency {
+		fail(fmt.Errorf("--concurrency %d: want 1 to %d", mc.Concurrency, maxConcurrency))
+	} else if mc.Concurrency > 1 && mc.DealsFile != "" {
+		fail(errors.New("--concurrency: predefined deals (--deals) are played in order, one pair after another"))
+	} else if mc.Concurrency > 1 && (mc.TraceFile != "" || mc.TraceDir != "") {
+		fail(errors.New("--concurrency: a protocol trace (--trace, --trace-dir) follows one pair after another"))
 	}
 	if mc.MaxFaults < 1 {
 		fail(fmt.Errorf("--max-faults %d: must be at least 1", mc.MaxFaults))
@@ -174,6 +192,16 @@ func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
 		}
 	}
 	return p, nil
+}
+
+// maxConcurrency is the most pairs --concurrency plays at once.
+const maxConcurrency = 64
+
+// matchID names a match by its start, to the second, and six random hexadecimal digits,
+// so that matches started in the same second (in one --log) still differ:
+// "m-20261201-225040-3fa9c1".
+func matchID(t time.Time) string {
+	return fmt.Sprintf("m-%s-%06x", t.UTC().Format("20060102-150405"), randomSeed()&0xffffff)
 }
 
 // checkTimeFlags returns every problem of the time-control flags.

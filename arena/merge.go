@@ -32,7 +32,7 @@ func mergeCommand() *cli.Command {
 
 func runMerge(c *cli.Context) error {
 	if c.NArg() < 2 {
-		return errors.New("arena merge: want OUT.db and at least one SHARD.db")
+		return usageError{"arena merge: want OUT.db and at least one SHARD.db (arena merge --help)"}
 	}
 	outPath, paths := c.Args().First(), c.Args().Tail()
 	w := c.App.Writer

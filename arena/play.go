@@ -202,7 +202,7 @@ func runPlay(c *cli.Context) error {
 // go to errOut.
 func (p *playPlan) run(ctx context.Context, in io.Reader, out, errOut io.Writer, st textview.Style) error {
 	cfg := p.cfg
-	cfg.Logger = logger(errOut)
+	cfg.Logger = logger(errOut, defaultLogLevel())
 	var log io.Writer
 	for _, o := range []struct {
 		path string

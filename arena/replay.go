@@ -58,11 +58,11 @@ type source struct {
 
 func runReplay(c *cli.Context) error {
 	if c.NArg() > 1 {
-		return errors.New("arena replay: at most one MATCH[/DEAL]")
+		return usageError{"arena replay: at most one MATCH[/DEAL] (arena replay --help)"}
 	}
 	sel := c.Args().First()
-	if sel == "" && !c.Bool("verify") {
-		return errors.New("arena replay: which match? give MATCH[/DEAL] (arena standings lists the league; match ids are LEAGUE/N)")
+	if sel == "" && !c.Bool("verify") && c.String("log") == "" {
+		return errors.New("which match? give MATCH[/DEAL] (arena standings lists the league; match ids are LEAGUE/N; with --log FILE alone, the log's matches are listed)")
 	}
 	var src source
 	var err error
@@ -73,6 +73,10 @@ func runReplay(c *cli.Context) error {
 	}
 	if err != nil {
 		return err
+	}
+	if sel == "" && !c.Bool("verify") {
+		listMatches(c.App.Writer, src.deals)
+		return nil
 	}
 	deals, single, err := selectDeals(src.deals, sel)
 	if err != nil {
@@ -146,7 +150,19 @@ func dbDeals(c *cli.Context, sel string) (source, error) {
 		if err != nil {
 			return src, err
 		}
-		return src, collect(league, match)
+		if err := collect(league, match); errors.Is(err, store.ErrNotFound) {
+			return src, fmt.Errorf("no league %q in %s%s", league, db.Path(), leagueList(db))
+		} else if err != nil {
+			return src, err
+		}
+		if len(src.order) == 0 {
+			ms, _ := db.Matches(league)
+			if len(ms) == 0 {
+				return src, fmt.Errorf("league %s has no finished match yet", league)
+			}
+			return src, fmt.Errorf("league %s has no match %d: its matches are %s to %s", league, match, ms[0].ID, ms[len(ms)-1].ID)
+		}
+		return src, nil
 	}
 	leagues := []string{c.String("league")}
 	if leagues[0] == "" {
@@ -165,6 +181,35 @@ func dbDeals(c *cli.Context, sel string) (source, error) {
 		}
 	}
 	return src, nil
+}
+
+// leagueList is ": it holds leagues a, b" for a message, or "; it holds no league".
+func leagueList(db *store.DB) string {
+	ls, err := db.Leagues()
+	if err != nil || len(ls) == 0 {
+		return "; it holds no league"
+	}
+	names := make([]string, len(ls))
+	for i, l := range ls {
+		names[i] = l.Name
+	}
+	return ": it holds " + strings.Join(names, ", ")
+}
+
+// listMatches prints each match of the deals with its number of deals, in order.
+func listMatches(w io.Writer, deals []located) {
+	var ids []string
+	count := map[string]int{}
+	for _, d := range deals {
+		if count[d.rec.Match] == 0 {
+			ids = append(ids, d.rec.Match)
+		}
+		count[d.rec.Match]++
+	}
+	fmt.Fprintf(w, "%d matches (arena replay --log FILE MATCH[/DEAL] shows one):\n", len(ids))
+	for _, id := range ids {
+		fmt.Fprintf(w, "  %s  %d deals\n", id, count[id])
+	}
 }
 
 // parseMatchID reads LEAGUE/N[/DEAL] as stored.
@@ -198,7 +243,16 @@ func selectDeals(all []located, sel string) (deals []located, single bool, err e
 	}
 	switch {
 	case len(out) == 0:
-		return nil, false, fmt.Errorf("no deals of match %q", match)
+		var ids []string
+		for _, d := range all {
+			if !slices.Contains(ids, d.rec.Match) {
+				ids = append(ids, d.rec.Match)
+			}
+		}
+		if len(ids) > 10 {
+			ids = append(ids[:10], fmt.Sprintf("… (%d in all)", len(ids)))
+		}
+		return nil, false, fmt.Errorf("no deals of match %q; there are: %s", match, strings.Join(ids, ", "))
 	case deal > len(out):
 		return nil, false, fmt.Errorf("match %s has %d deals, not %d", match, len(out), deal)
 	case deal > 0:

@@ -24,7 +24,7 @@ func storedLeague(t *testing.T) (db, log string) {
 		t.Fatal(err)
 	}
 	log = filepath.Join(dir, "export.jsonl")
-	if _, _, err := runArena(t, "export", "--db", db, "-o", log); err != nil {
+	if _, _, err := runArena(t, "export", "--db", db, "--output", log); err != nil {
 		t.Fatal(err)
 	}
 	return db, log

@@ -41,7 +41,7 @@ func slurmCommand() *cli.Command {
 
 func runSlurm(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return errors.New("arena slurm: want one league FILE")
+		return usageError{"arena slurm: want one league FILE (arena slurm --help)"}
 	}
 	n := c.Int("shards")
 	file, err := filepath.Abs(c.Args().First())

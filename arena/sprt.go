@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/klaverjas-arena/arena/arena/rating"
+	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee"
 )
 
@@ -34,39 +35,124 @@ func parseSPRT(text string) (rating.SPRTConfig, error) {
 	return cfg, err
 }
 
-// sprtRun feeds each finished duplicate pair's points share (A's team) to the test.
-type sprtRun struct {
+// matchProgress follows a match pair by pair: it feeds each finished duplicate pair's points
+// share (A's team) to the rating fit and, with --sprt, to the sequential test, and writes a
+// progress line after each pair (each game without duplicate).
+type matchProgress struct {
+	out   io.Writer // progress lines; io.Discard for none
+	games int       // the most games the match plays
 	test  *rating.SPRT
 	pairs int
 	stats rating.Stats
 }
 
-func newSPRTRun(cfg rating.SPRTConfig) *sprtRun {
-	t, _ := rating.NewSPRT(cfg) // validated by parseSPRT
-	return &sprtRun{test: t}
-}
-
-// stop is the match's Stop hook: true once the test has decided.
-func (s *sprtRun) stop(res *referee.Result) bool {
-	pairs := res.Pairs()
-	for ; s.pairs < len(pairs); s.pairs++ {
-		p := pairs[s.pairs]
-		_, _ = s.test.Add(p.Share)
-		_ = s.stats.Add(rating.Result{Team1: rating.Solo(0), Team2: rating.Solo(1), Points: p.Share, GameScore: p.GameScore, Games: 2})
+func newMatchProgress(out io.Writer, games int, sprt *rating.SPRTConfig) *matchProgress {
+	p := &matchProgress{out: out, games: games}
+	if sprt != nil {
+		p.test, _ = rating.NewSPRT(*sprt) // validated by parseSPRT
 	}
-	return s.test.Decision() != rating.Continue
+	return p
 }
 
-func (s *sprtRun) report(w io.Writer, a, b string) {
-	lo, hi := s.test.Bounds()
-	verdict := map[rating.Decision]string{
-		rating.AcceptH1: fmt.Sprintf("H1 accepted: %s is better by at least elo1 = %g", a, s.test.Elo1),
-		rating.AcceptH0: fmt.Sprintf("H0 accepted: %s is not better than elo0 = %g", a, s.test.Elo0),
-		rating.Continue: "no decision yet (the match ran out of games)",
-	}[s.test.Decision()]
-	fmt.Fprintf(w, "\nSPRT %s after %d pairs (LLR %.2f, bounds %.2f .. %.2f)\n", verdict, s.pairs, s.test.LLR(), lo, hi)
-	if r, err := rating.Fit(&s.stats, rating.Options{Channel: rating.Points}); err == nil {
-		d, h := r.Elo[0]-r.Elo[1], r.DiffHalfWidth95(0, 1)
+// stop is the match's Stop hook, called after every pair: it writes the progress line, and
+// is true once the test has decided.
+func (p *matchProgress) stop(res *referee.Result) bool {
+	pairs := res.Pairs()
+	for ; p.pairs < len(pairs); p.pairs++ {
+		pr := pairs[p.pairs]
+		if p.test != nil {
+			_, _ = p.test.Add(pr.Share)
+		}
+		_ = p.stats.Add(rating.Result{Team1: rating.Solo(0), Team2: rating.Solo(1), Points: pr.Share, GameScore: pr.GameScore, Games: 2})
+	}
+	p.line(res)
+	return p.test != nil && p.test.Decision() != rating.Continue
+}
+
+// line writes one line of the match so far: the games, each side's share of the points, the
+// Elo difference with its 95% interval once it can be estimated, and the test's LLR.
+func (p *matchProgress) line(res *referee.Result) {
+	total := 0
+	for _, s := range res.Sides {
+		total += s.Points
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "games %d/%d", len(res.Games), p.games)
+	for t, s := range res.Sides {
+		share := 0.0
+		if total > 0 {
+			share = 100 * float64(s.Points) / float64(total)
+		}
+		sep := ", "
+		if t == 0 {
+			sep = ": "
+		}
+		side := protocol.Team(t).String()
+		if len(res.Sides) != 2 {
+			side = protocol.Seat(t).String()
+		}
+		fmt.Fprintf(&b, "%s%s %s %.1f%%", sep, side, res.Bots[t].Name, share)
+	}
+	if d, h, ok := p.elo(); ok {
+		fmt.Fprintf(&b, ", Elo %+.1f ± %.1f", d, h)
+	}
+	if p.test != nil {
+		lo, hi := p.test.Bounds()
+		fmt.Fprintf(&b, ", LLR %.2f (%.2f, %.2f)", p.test.LLR(), lo, hi)
+	}
+	fmt.Fprintln(p.out, b.String())
+}
+
+// elo returns A's Elo difference to B and the half-width of its 95% interval, once the pairs
+// allow a fit.
+func (p *matchProgress) elo() (d, half float64, ok bool) {
+	r, err := rating.Fit(&p.stats, rating.Options{Channel: rating.Points})
+	if err != nil {
+		return 0, 0, false
+	}
+	return r.Elo[0] - r.Elo[1], r.DiffHalfWidth95(0, 1), true
+}
+
+// report says what the test decided, in words about the two bots, and the estimate.
+func (p *matchProgress) report(w io.Writer, a, b string) {
+	t := p.test
+	lo, hi := t.Bounds()
+	var verdict string
+	switch t.Decision() {
+	case rating.AcceptH1:
+		verdict = fmt.Sprintf("%s (%s − %s > %g Elo; %s accepted: LLR %.2f reached %.2f)", above(a, b, t.Elo0), a, b, t.Elo0, t.Decision(), t.LLR(), hi)
+	case rating.AcceptH0:
+		verdict = fmt.Sprintf("%s (%s − %s < %g Elo; %s accepted: LLR %.2f reached %.2f)", below(a, b, t.Elo1), a, b, t.Elo1, t.Decision(), t.LLR(), lo)
+	default:
+		verdict = fmt.Sprintf("no decision (LLR %.2f, between %.2f and %.2f): the match ran out of games; play more with --games", t.LLR(), lo, hi)
+	}
+	fmt.Fprintf(w, "\nSPRT after %d pairs: %s\n", p.pairs, verdict)
+	fmt.Fprintf(w, "  tested elo0 = %g against elo1 = %g, alpha = %g, beta = %g\n", t.Elo0, t.Elo1, t.Alpha, t.Beta)
+	if d, h, ok := p.elo(); ok {
+		r, _ := rating.Fit(&p.stats, rating.Options{Channel: rating.Points})
 		fmt.Fprintf(w, "estimate: %s - %s = %+.1f Elo ± %.1f (95%%), LOS %.1f%%\n", a, b, d, h, 100*r.LOS(0, 1))
 	}
+}
+
+// above says "a − b > x" in words: "A is stronger than B", "A is not weaker than B by more
+// than 10 Elo".
+func above(a, b string, x float64) string {
+	switch {
+	case x == 0:
+		return fmt.Sprintf("%s is stronger than %s", a, b)
+	case x > 0:
+		return fmt.Sprintf("%s is stronger than %s by more than %g Elo", a, b, x)
+	}
+	return fmt.Sprintf("%s is not weaker than %s by more than %g Elo", a, b, -x)
+}
+
+// below says "a − b < y" in words: "A is not stronger than B by 5 Elo or more".
+func below(a, b string, y float64) string {
+	switch {
+	case y == 0:
+		return fmt.Sprintf("%s is not stronger than %s", a, b)
+	case y > 0:
+		return fmt.Sprintf("%s is not stronger than %s by %g Elo or more", a, b, y)
+	}
+	return fmt.Sprintf("%s is weaker than %s by more than %g Elo", a, b, -y)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/klaverjas-arena/arena/arena/league"
 	"github.com/klaverjas-arena/arena/arena/store"
@@ -28,15 +29,30 @@ func standingsCommand() *cli.Command {
 			&cli.StringFlag{Name: "anchor", Usage: "fix one bot's rating: `NAME=VALUE` (default: mean 0)"},
 			&cli.BoolFlag{Name: "recompute", Usage: "recompute everything from the stored deals (re-refereeing each), check it agrees with the stored sums, and print that"},
 		},
+		ArgsUsage: "[LEAGUE]",
 		Action: func(c *cli.Context) error {
 			opt := standingsOptions{json: c.Bool("json"), los: c.Bool("los"), anchor: c.String("anchor")}
+			switch {
+			case c.NArg() > 1:
+				return usageError{fmt.Sprintf("arena standings: at most one LEAGUE, got %d arguments (arena standings --help)", c.NArg())}
+			case c.NArg() == 1 && c.IsSet("league") && c.String("league") != c.Args().First():
+				return usageError{"arena standings: give the league as an argument or with --league, not both"}
+			case c.NArg() == 1:
+				if err := c.Set("league", c.Args().First()); err != nil {
+					return err
+				}
+			}
 			db, err := openForReading(c, "arena standings")
 			var held *store.HeldError
 			if errors.As(err, &held) {
 				// A running league holds the database: show its latest snapshot.
 				if snap, serr := league.ReadSnapshot(snapshotPath(c.String("db"))); serr == nil &&
 					held.Holder != nil && snap.PID == held.Holder.PID && (c.String("league") == "" || c.String("league") == snap.League) {
-					fmt.Fprintf(c.App.Writer, "(league %s is running, pid %d: standings as of %s)\n", snap.League, snap.PID, snap.Time.Format("15:04:05"))
+					note := c.App.Writer
+					if opt.json {
+						note = c.App.ErrWriter // stdout is the JSON alone
+					}
+					fmt.Fprintf(note, "(league %s is running, pid %d: standings as of %s)\n", snap.League, snap.PID, snap.Time.Format("15:04:05"))
 					return printStandings(c.App.Writer, snap.League, snap.Totals, opt)
 				}
 			}
@@ -63,12 +79,15 @@ type standingsOptions struct {
 
 // leagueName returns the named league, or the most recent one.
 func leagueName(db *store.DB, name string) (string, error) {
-	if name != "" {
-		return name, nil
-	}
 	ls, err := db.Leagues()
 	if err != nil {
 		return "", err
+	}
+	if name != "" {
+		if !slices.ContainsFunc(ls, func(l store.League) bool { return l.Name == name }) {
+			return "", fmt.Errorf("no league %q in %s%s", name, db.Path(), leagueList(db))
+		}
+		return name, nil
 	}
 	if len(ls) == 0 {
 		return "", fmt.Errorf("database %s holds no league yet (arena league FILE runs one)", db.Path())

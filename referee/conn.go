@@ -5,6 +5,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/protocol/bot"
 )
 
@@ -17,6 +18,22 @@ type Conn interface {
 	Stop(grace time.Duration) error
 	// StderrTail returns the last of what the bot wrote to stderr.
 	StderrTail() string
+}
+
+// KeptConn is a Conn that may play on in later matches with the same ruleset: a league keeps
+// its bots' processes across the matches of a pairing. The referee greets it once: Greeted
+// returns the hello of that handshake, which a later match takes instead of greeting the bot
+// again. At the end of a match played to its end the referee calls Release instead of sending
+// quit and stopping it; after a fault, or when the match is cut short, it is stopped as any
+// Conn.
+type KeptConn interface {
+	Conn
+	// Greeted returns the bot's hello from its handshake, or nil before one.
+	Greeted() *protocol.Hello
+	// SetGreeted records the hello of a handshake the bot passed (the ruleset accepted).
+	SetGreeted(hello *protocol.Hello)
+	// Release hands the connection back, between two games, for a later match.
+	Release()
 }
 
 // Reply is a bot's answer with its cost.

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -40,29 +41,41 @@ type DealSpec struct {
 // Each deal starts with a dealer line, has one line per seat and an optional pile line.
 func ParseDeals(r io.Reader, name string) ([]DealSpec, error) {
 	var specs []DealSpec
+	var errs []error
+	fail := func(line int, format string, args ...any) {
+		if len(errs) < maxDealErrors {
+			errs = append(errs, fmt.Errorf("%s:%d: "+format, append([]any{name, line}, args...)...))
+		}
+	}
 	var cur *DealSpec
 	var seen [4]bool
-	finish := func() error {
-		if cur == nil {
-			return nil
+	bad := false // the current deal has a problem already reported
+	finish := func() {
+		if cur == nil || bad {
+			return
 		}
-		for i, ok := range seen {
-			if !ok {
-				return fmt.Errorf("%s:%d: deal has no hand for %s", name, cur.Line, protocol.Seat(i))
+		ok := true
+		for i, has := range seen {
+			if !has {
+				fail(cur.Line, "deal has no hand for %s", protocol.Seat(i))
+				ok = false
 			}
 		}
 		var all protocol.CardSet
 		for i, h := range cur.Hands {
-			if h.Len() != 8 {
-				return fmt.Errorf("%s:%d: hand %s has %d cards, want 8", name, cur.Line, protocol.Seat(i), h.Len())
+			if seen[i] && h.Len() != 8 {
+				fail(cur.Line, "hand %s has %d cards, want 8", protocol.Seat(i), h.Len())
+				ok = false
 			}
-			if all&h != 0 {
-				return fmt.Errorf("%s:%d: card %s is in two hands", name, cur.Line, (all & h).Lowest())
+			if twice := all & h; twice != 0 {
+				fail(cur.Line, "%s in two hands", plural(twice))
+				ok = false
 			}
 			all |= h
 		}
-		specs = append(specs, *cur)
-		return nil
+		if ok {
+			specs = append(specs, *cur)
+		}
 	}
 	sc := bufio.NewScanner(r)
 	for n := 1; sc.Scan(); n++ {
@@ -73,48 +86,83 @@ func ParseDeals(r io.Reader, name string) ([]DealSpec, error) {
 		key, rest, _ := strings.Cut(line, " ")
 		switch {
 		case key == "dealer":
-			if err := finish(); err != nil {
-				return nil, err
-			}
+			finish()
 			d, err := protocol.ParseSeat(strings.TrimSpace(rest))
 			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %w", name, n, err)
+				fail(n, "%v", err)
 			}
-			cur, seen = &DealSpec{Dealer: d, Line: n}, [4]bool{}
+			cur, seen, bad = &DealSpec{Dealer: d, Line: n}, [4]bool{}, err != nil
 		case cur == nil:
-			return nil, fmt.Errorf("%s:%d: a deal starts with a line \"dealer <seat>\"", name, n)
+			fail(n, "a deal starts with a line \"dealer <seat>\"")
+			cur, bad = &DealSpec{Line: n}, true
 		case key == "pile":
+			if cur.Pile != nil {
+				fail(n, "second pile line")
+			}
+			cur.Pile = []protocol.PileCard{}
+			jokers := 0
 			for f := range strings.FieldsSeq(rest) {
 				c, err := protocol.ParsePileCard(f)
-				if err != nil {
-					return nil, fmt.Errorf("%s:%d: %w", name, n, err)
+				switch {
+				case err != nil:
+					fail(n, "%v", err)
+				case c == protocol.Joker && jokers == 2, c != protocol.Joker && slices.Contains(cur.Pile, c):
+					fail(n, "pile card %s twice", c)
+				default:
+					jokers += boolInt(c == protocol.Joker)
+					cur.Pile = append(cur.Pile, c)
 				}
-				cur.Pile = append(cur.Pile, c)
 			}
 		default:
 			s, err := protocol.ParseSeat(key)
 			if err != nil {
-				return nil, fmt.Errorf("%s:%d: want dealer, pile or a seat N E S W, got %q", name, n, key)
+				fail(n, "want dealer, pile or a seat N E S W, got %q", key)
+				continue
 			}
 			if seen[s] {
-				return nil, fmt.Errorf("%s:%d: second hand for %s", name, n, s)
-			}
-			if cur.Hands[s], err = protocol.ParseCardSet(rest); err != nil {
-				return nil, fmt.Errorf("%s:%d: %w", name, n, err)
+				fail(n, "second hand for %s", s)
+				bad = true
+				continue
 			}
 			seen[s] = true
+			if cur.Hands[s], err = protocol.ParseCardSet(rest); err != nil {
+				fail(n, "%v", err)
+				bad = true
+			}
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		errs = append(errs, fmt.Errorf("%s: %w", name, err))
 	}
-	if err := finish(); err != nil {
-		return nil, err
+	finish()
+	if len(specs) == 0 && len(errs) == 0 {
+		errs = append(errs, fmt.Errorf("%s: no deals", name))
 	}
-	if len(specs) == 0 {
-		return nil, fmt.Errorf("%s: no deals", name)
+	if len(errs) == maxDealErrors {
+		errs = append(errs, fmt.Errorf("%s: more problems not shown", name))
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
 	}
 	return specs, nil
+}
+
+// maxDealErrors is how many problems of a deals file are listed.
+const maxDealErrors = 50
+
+// plural names the cards of a set: "card 7C" or "cards 7C 8C".
+func plural(s protocol.CardSet) string {
+	if s.Len() == 1 {
+		return "card " + s.String()
+	}
+	return "cards " + s.String()
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // apply fills the setup's hands and pile from the spec, turned to the setup's dealer.

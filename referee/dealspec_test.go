@@ -68,3 +68,39 @@ func TestPredefinedDealIsPlayed(t *testing.T) {
 		t.Fatalf("records %d, first dealer %s", len(recs), recs[0].Dealer)
 	}
 }
+
+// TestParseDeals_EveryProblemTogether: every problem of a deals file is listed, each with
+// its line; a pile card may not come twice (a joker twice at most).
+func TestParseDeals_EveryProblemTogether(t *testing.T) {
+	in := `dealer N
+N 7C 8C 9C JD QD JH QH KH
+E TC JC QC KD AD AH 7S 8S
+S KC AC 7D 7H 8H 9S TS JS
+W 8D 9D TD 9H TH QS KS AS
+pile 2C 2C JK JK JK
+dealer X
+N 7C
+dealer S
+N 7C 8C 9C JD QD JH QH KH
+E 7C JC QC KD AD AH 7S 8S
+Q 1
+`
+	_, err := ParseDeals(strings.NewReader(in), "d.txt")
+	want := strings.Join([]string{
+		`d.txt:6: pile card 2C twice`,
+		`d.txt:6: pile card JK twice`,
+		`d.txt:7: bad seat "X": want one of N E S W`,
+		`d.txt:12: want dealer, pile or a seat N E S W, got "Q"`,
+		`d.txt:9: deal has no hand for S`,
+		`d.txt:9: deal has no hand for W`,
+		`d.txt:9: card 7C in two hands`,
+	}, "\n")
+	if err == nil || err.Error() != want {
+		t.Fatalf("got\n%v\nwant\n%s", err, want)
+	}
+	_, err = ParseDeals(strings.NewReader("dealer S\nN 7C 8C 9C JD QD JH QH KH\nE 7C JC QC KD AD AH 7S 8S\n"), "d.txt")
+	want = "d.txt:1: deal has no hand for S\nd.txt:1: deal has no hand for W\nd.txt:1: card 7C in two hands"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got\n%v\nwant\n%s", err, want)
+	}
+}

@@ -42,8 +42,12 @@ type Config struct {
 	// (an SPRT, for instance); it gets the result so far.
 	Stop    func(*Result) bool
 	Records DealConsumer // takes every finished deal's record (may be nil)
-	Trace   io.Writer    // protocol trace, every line to and from every bot (may be nil)
-	Logger  zerolog.Logger
+	// FirstPair is the number of the match's first deal set (game pair): a match split into
+	// parts run side by side, each part its own Run, plays and records the deals that the
+	// whole would, numbered alike. (Not with predefined Deals, whose order runs across pairs.)
+	FirstPair int
+	Trace     io.Writer // protocol trace, every line to and from every bot (may be nil)
+	Logger    zerolog.Logger
 
 	// SeatTraces, per table seat, receive that seat's protocol lines alone: "< " and each
 	// line to the bot, "> " and each line from it (nil, or a nil entry: none).
@@ -111,11 +115,13 @@ func Run(ctx context.Context, cfg Config, entrants []Entrant) (*Result, error) {
 	for i, e := range entrants {
 		m.seats = append(m.seats, &seat{pos: protocol.Seat(i), entrant: e, name: e.Name, stats: &m.result.Bots[i]})
 	}
-	defer m.stopAll()
+	finished := false
+	defer func() { m.stopAll(finished) }()
 	err := m.startAll()
 	if err == nil {
 		err = m.play()
 	}
+	finished = err == nil
 	m.result.finish()
 	return m.result, err
 }
@@ -126,8 +132,9 @@ func (m *match) play() error {
 	if m.cfg.Duplicate {
 		plays = DuplicateGames(&m.cfg.Rules, table)
 	}
-	game := 0
-	for pair := range m.cfg.Games {
+	game := m.cfg.FirstPair * plays
+	for i := range m.cfg.Games {
+		pair := m.cfg.FirstPair + i
 		firstDealer := FirstDealer(m.cfg.Key, m.cfg.Seed, pair, table)
 		start := m.specs.pos
 		for play := range plays {
@@ -266,7 +273,7 @@ func (m *match) playDeal(setup rules.Setup, pair, rotation int, game, dealNo, at
 	for d.Phase() != rules.PhaseDone {
 		s := m.seats[m.seating.TableSeat(d.ToMove())]
 		if err := m.ensureRunning(s); err != nil {
-			return err
+			return err // interrupted (the deal is not recorded, nobody is at fault), or worse
 		}
 		if d.Phase() == rules.PhaseDone {
 			break // the bot could not be started: the deal is forfeited
@@ -276,6 +283,9 @@ func (m *match) playDeal(setup rules.Setup, pair, rotation int, game, dealNo, at
 			break
 		}
 		if fault := m.decide(s); fault != nil {
+			if err := m.ctx.Err(); err != nil {
+				return err // the bot was stopped by the interruption, not at fault
+			}
 			m.forfeit(s, fault)
 			break
 		}
@@ -284,7 +294,7 @@ func (m *match) playDeal(setup rules.Setup, pair, rotation int, game, dealNo, at
 	for i, s := range m.seats {
 		m.rec.Seats[i] = s.name
 	}
-	m.rec.Result = resultRecord(d, m.seating)
+	m.rec.Result = ResultRecord(d, m.seating)
 	r := &m.rec.Result
 	sc := &protocol.Scored{Outcome: r.Outcome, Score: r.Score, Cards: r.Cards, Roem: r.Roem, Pit: cmp.Or(r.Pit, "-"), Offender: protocol.NoSeat}
 	if r.Offender != "" {

@@ -116,8 +116,10 @@ type FaultRecord struct {
 	Stderr string    `json:"stderr,omitempty"`
 }
 
-// resultRecord converts an engine result, placing the deal's seats at the table.
-func resultRecord(d *rules.Deal, seating rules.Seating) RecordResult {
+// ResultRecord converts the result of a finished deal of the engine into the record's,
+// placing the deal's seats at the table: what the referee records, and what a store that
+// keeps only the actions derives again.
+func ResultRecord(d *rules.Deal, seating rules.Seating) RecordResult {
 	res := d.Result()
 	table := func(s protocol.Seat) string { return seating.TableSeat(s).String() }
 	var r RecordResult
@@ -254,7 +256,7 @@ func (r *DealRecord) Verify() error {
 	if d.Phase() != rules.PhaseDone {
 		return fail("deal is not finished after the recorded actions (phase %s)", d.Phase())
 	}
-	got, _ := json.Marshal(resultRecord(d, seating))
+	got, _ := json.Marshal(ResultRecord(d, seating))
 	want, _ := json.Marshal(r.Result)
 	if string(got) != string(want) {
 		return fail("result %s, but the rules give %s", want, got)

@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"slices"
 	"time"
 
 	"github.com/klaverjas-arena/arena/protocol"
@@ -178,4 +179,40 @@ func gameScore(winner int) float64 {
 		return 0.5
 	}
 	return 0
+}
+
+// Merge adds the games, deals, decisions and faults of o, another part of the same match
+// (Config.FirstPair) with the same bots at the same seats, to r. Games stay in the order
+// merged; SortGames puts them in playing order.
+func (r *Result) Merge(o *Result) {
+	for _, g := range o.Games {
+		r.addGame(g)
+	}
+	r.Deals += o.Deals
+	for s := range r.Sides {
+		r.Sides[s].Forfeits += o.Sides[s].Forfeits
+	}
+	for i := range r.Bots {
+		a, b := &r.Bots[i], &o.Bots[i]
+		if b.Decisions > 0 || a.Author == "" {
+			a.Name, a.Author = b.Name, b.Author // from hello
+		}
+		a.Decisions += b.Decisions
+		a.Wall += b.Wall
+		a.CPU += b.CPU
+		a.MaxWall = max(a.MaxWall, b.MaxWall)
+		for k, n := range b.Faults {
+			if a.Faults == nil {
+				a.Faults = map[FaultKind]int{}
+			}
+			a.Faults[k] += n
+		}
+	}
+	r.Stopped = r.Stopped || o.Stopped
+	r.finish()
+}
+
+// SortGames puts the games in playing order.
+func (r *Result) SortGames() {
+	slices.SortStableFunc(r.Games, func(a, b GameResult) int { return a.Number - b.Number })
 }

@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"sync"
@@ -23,42 +24,84 @@ type seat struct {
 	stats    *BotStats
 }
 
-func (m *match) stopAll() {
+// stopAll ends every seat's bot: a KeptConn of a match played to its end is released for a
+// later match, any other bot told to quit and stopped.
+func (m *match) stopAll(finished bool) {
 	var wg sync.WaitGroup
 	for _, s := range m.seats {
-		if s.conn != nil {
-			wg.Add(1)
-			go func(s *seat) {
-				defer wg.Done()
-				m.flush(s, (&protocol.Quit{}).AppendLine(nil))
-				_ = s.conn.Stop(time.Second)
-				s.conn = nil
-			}(s)
+		if s.conn == nil {
+			continue
 		}
+		if k, ok := s.conn.(KeptConn); ok && finished {
+			m.flush(s, nil)
+			k.Release()
+			s.conn = nil
+			continue
+		}
+		wg.Add(1)
+		go func(s *seat) {
+			defer wg.Done()
+			m.flush(s, (&protocol.Quit{}).AppendLine(nil))
+			_ = s.conn.Stop(time.Second)
+			s.conn = nil
+		}(s)
 	}
 	wg.Wait()
 }
 
-// startAll starts every bot before the first deal, so that a bot refusing the ruleset ends
-// the match before anything is played. A bot that fails to start is left to its first turn,
-// which tries again and records the fault.
+// startAll starts every bot before the first deal, all at once, so that a bot refusing the
+// ruleset, or one that cannot start or fails its handshake twice in a row (a *StartError),
+// ends the match before anything is played (the first such error in seat order is the
+// error). (The second try keeps a passing hiccup of the machine from ending a match or a
+// league.) Later, a bot that fails to restart forfeits its deals.
 func (m *match) startAll() error {
-	for _, s := range m.seats {
-		conn, err := s.entrant.Start(m.ctx)
-		if err != nil {
-			continue
-		}
-		s.conn = conn
-		if err := m.handshake(s); err != nil {
-			var refused *RefusedError
-			if errors.As(err, &refused) {
-				return err
+	errs := make([]error, len(m.seats))
+	var wg sync.WaitGroup
+	for i, s := range m.seats {
+		wg.Go(func() {
+			for range 2 {
+				errs[i] = m.startSeat(s)
+				var refused *RefusedError
+				if errs[i] == nil || m.ctx.Err() != nil || errors.As(errs[i], &refused) {
+					return
+				}
 			}
-			_ = s.conn.Stop(500 * time.Millisecond)
-			s.conn = nil
+		})
+	}
+	wg.Wait()
+	if err := m.ctx.Err(); err != nil {
+		return err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
 		}
 	}
-	return m.ctx.Err()
+	return nil
+}
+
+// startSeat starts the seat's bot and does the handshake; it returns a *RefusedError, a
+// *StartError or the context's error.
+func (m *match) startSeat(s *seat) error {
+	conn, err := s.entrant.Start(m.ctx)
+	if err != nil {
+		return cmp.Or(m.ctx.Err(), error(&StartError{Bot: s.name, Seat: s.pos, Fault: asFault(err, nil)}))
+	}
+	s.conn = conn
+	if err := m.handshake(s); err != nil {
+		var refused *RefusedError
+		if errors.As(err, &refused) || m.ctx.Err() != nil {
+			return cmp.Or(m.ctx.Err(), err)
+		}
+		f := asFault(err, s.conn)
+		_ = s.conn.Stop(500 * time.Millisecond)
+		if tail := s.conn.StderrTail(); len(tail) > len(f.StderrTail) {
+			f.StderrTail = tail // what the bot wrote until it ended
+		}
+		s.conn = nil
+		return &StartError{Bot: s.name, Seat: s.pos, Fault: f}
+	}
+	return nil
 }
 
 // forfeit ends the deal for the fault of seat s: the bot is told why, stopped, and will be
@@ -93,6 +136,12 @@ func (m *match) ensureRunning(s *seat) error {
 		return nil
 	}
 	conn, err := s.entrant.Start(m.ctx)
+	if m.ctx.Err() != nil {
+		if err == nil {
+			_ = conn.Stop(0)
+		}
+		return m.ctx.Err() // interrupted: not the bot's fault
+	}
 	if err != nil {
 		m.startFault(s, &Fault{Kind: FaultStart, Detail: err.Error()})
 		return nil
@@ -100,6 +149,9 @@ func (m *match) ensureRunning(s *seat) error {
 	s.conn = conn
 	if err := m.handshake(s); err != nil {
 		var f *Fault
+		if m.ctx.Err() != nil {
+			return m.ctx.Err()
+		}
 		if errors.As(err, &f) {
 			m.startFault(s, f)
 			return nil
@@ -120,7 +172,16 @@ func (m *match) startFault(s *seat, f *Fault) {
 	m.forfeit(s, f)
 }
 
+// handshake greets a freshly started bot: hello, then the ruleset. A KeptConn greeted in an
+// earlier match is not greeted again: its hello is taken as it was.
 func (m *match) handshake(s *seat) error {
+	kept, _ := s.conn.(KeptConn)
+	if kept != nil {
+		if hello := kept.Greeted(); hello != nil {
+			m.greeted(s, hello)
+			return nil
+		}
+	}
 	ask := func(msg protocol.Message) (string, error) {
 		out := append(msg.AppendLine(nil), '\n')
 		m.trace.out(s, out)
@@ -142,10 +203,7 @@ func (m *match) handshake(s *seat) error {
 	if hello.Version != protocol.Version {
 		return &Fault{Kind: FaultStart, Detail: fmt.Sprintf("handshake: bot chose protocol version %d; the arena speaks %d", hello.Version, protocol.Version)}
 	}
-	if s.name == "" || s.entrant.HelloName {
-		s.name = hello.Name
-	}
-	s.stats.Name, s.stats.Author = s.name, hello.Author
+	m.greeted(s, hello)
 	line, err = ask(&protocol.Rules{Options: m.cfg.Rules.Options()})
 	if err != nil {
 		return err
@@ -157,7 +215,18 @@ func (m *match) handshake(s *seat) error {
 	if reply.Refuse {
 		return &RefusedError{Bot: s.name, Reason: reply.Reason}
 	}
+	if kept != nil {
+		kept.SetGreeted(hello)
+	}
 	return nil
+}
+
+// greeted takes the bot's name and author from its hello.
+func (m *match) greeted(s *seat, hello *protocol.Hello) {
+	if s.name == "" || s.entrant.HelloName {
+		s.name = hello.Name
+	}
+	s.stats.Name, s.stats.Author = s.name, hello.Author
 }
 
 // flush sends the seat's pending lines (and extra) without waiting for an answer.

@@ -80,7 +80,7 @@ func CheckName(name string) error {
 	case strings.IndexFunc(name, func(r rune) bool {
 		return unicode.IsSpace(r) || !unicode.IsPrint(r) || strings.ContainsRune(`/\"'`, r)
 	}) >= 0:
-		return fmt.Errorf("name %q: no spaces, slashes, quotes or control characters", name)
+		return fmt.Errorf("name %.40q: no spaces, slashes, quotes or control characters", name)
 	}
 	return nil
 }
@@ -92,7 +92,7 @@ func CheckName(name string) error {
 func (b *Bot) Check(base string) []error {
 	var errs []error
 	fail := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("bot %q: "+format, append([]any{b.Name}, args...)...))
+		errs = append(errs, fmt.Errorf("bot %.40q: "+format, append([]any{b.Name}, args...)...))
 	}
 	if !b.Unnamed {
 		if err := CheckName(b.Name); err != nil {
@@ -112,7 +112,7 @@ func (b *Bot) Check(base string) []error {
 	}
 	switch {
 	case len(b.Cmd) == 0:
-		errs = append(errs, fmt.Errorf("bot %q has no cmd", b.Name))
+		errs = append(errs, fmt.Errorf("bot %.40q has no cmd", b.Name))
 	case b.Cmd[0] == "":
 		fail("cmd: the program name is empty")
 	case dirOK:

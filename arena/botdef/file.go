@@ -62,7 +62,7 @@ func Parse(data []byte, path string) (File, error) {
 			fail(err)
 		}
 		if _, dup := bots[b.Name]; dup {
-			fail(fmt.Errorf("two bots are named %q", b.Name))
+			fail(fmt.Errorf("two bots are named %.40q", b.Name))
 			continue
 		}
 		bots[b.Name] = b

@@ -79,6 +79,11 @@ type File struct {
 	Time        Time           `toml:"time"`
 	Bots        []Bot          `toml:"bot"`
 	Sandbox     string         `toml:"sandbox"` // "on" (default) or "off"
+	// KeepBots lets a bot's process play several matches in a row on one worker, greeted
+	// once, instead of a fresh process for every match: faster, but a bot that keeps state
+	// across games then plays a match differently from a fresh start, so results depend
+	// on the order the matches ran in (README, "Leagues").
+	KeepBots bool `toml:"keep_bots"`
 
 	SandboxOff bool           `toml:"-"` // sandbox = "off": bots run unconfined
 	Pairing    pairing.Format `toml:"-"` // the format, which decides the matches
@@ -91,12 +96,27 @@ type File struct {
 
 // Load reads and checks a league file, reporting every problem together.
 func Load(path string) (*File, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("league file: %w", err)
+	}
+	if st.Size() > MaxFileSize {
+		return nil, fmt.Errorf("league file %s: %d bytes, at most %d", path, st.Size(), MaxFileSize)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("league file: %w", err)
 	}
 	return Parse(data, path)
 }
+
+// Bounds of a league file, checked before anything is made from its numbers.
+const (
+	MaxFileSize = 1 << 20   // bytes
+	MaxBots     = 1000      // bots in a league
+	MaxGames    = 100_000   // games per pairing
+	MaxMatches  = 1_000_000 // matches in the schedule
+)
 
 // Parse reads and checks a league file's text; path places relative bot directories.
 func Parse(data []byte, path string) (*File, error) { return parse(data, path, true) }
@@ -107,11 +127,20 @@ func Stored(l *store.League) (*File, error) { return parse([]byte(l.Config), l.F
 
 // parse reads a league file's text; runnable checks that its bots can run here.
 func parse(data []byte, path string, runnable bool) (*File, error) {
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("league file %s: %d bytes, at most %d", path, len(data), MaxFileSize)
+	}
 	var f File
 	md, err := toml.Decode(string(data), &f)
 	if err != nil {
 		return nil, fmt.Errorf("league file %s: %w", path, err)
 	}
+	// TOML integers are signed: read the seed again as one, since the uint64 field takes -1
+	// as 18446744073709551615.
+	var signed struct {
+		Seed int64 `toml:"seed"`
+	}
+	_, _ = toml.Decode(string(data), &signed)
 	sum := sha256.Sum256(data)
 	f.Path, f.Hash, f.Text = path, hex.EncodeToString(sum[:]), string(data)
 	var errs []error
@@ -124,11 +153,17 @@ func parse(data []byte, path string, runnable bool) (*File, error) {
 		}
 		fail("unknown key %q", k.String())
 	}
+	if md.IsDefined("rules") && md.Type("rules") != "Hash" {
+		fail("rules: want a table ([rules] with preset = \"...\" and options), not a %s", strings.ToLower(md.Type("rules")))
+	}
+	if signed.Seed < 0 {
+		fail("seed = %d: want 0 or more", signed.Seed)
+	}
 	if f.Name == "" {
 		f.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
-	if strings.ContainsAny(f.Name, "/ \t\n") {
-		fail("name %q: no spaces or slashes", f.Name)
+	if err := botdef.CheckName(f.Name); err != nil {
+		fail("%v", err)
 	}
 	if f.Format == "" {
 		f.Format = pairing.Formats[0]
@@ -159,8 +194,16 @@ func parse(data []byte, path string, runnable bool) (*File, error) {
 			*d.v = d.def
 		}
 	}
-	if f.Games < 0 || f.Games%set != 0 {
-		fail("games = %d: want a positive multiple of %d (every duplicate set is %d games)", f.Games, set, set)
+	if f.Games < 0 || f.Games%set != 0 || f.Games > MaxGames {
+		fail("games = %d: want a positive multiple of %d (every duplicate set is %d games), at most %d", f.Games, set, set, MaxGames)
+	}
+	// The pairing is made only from numbers within bounds: a schedule is as long as they say.
+	bounded := f.Games <= MaxGames && len(f.Bots) <= MaxBots
+	if len(f.Bots) > MaxBots {
+		fail("%d bots: at most %d", len(f.Bots), MaxBots)
+	} else if n := f.scheduleSize(); f.Games > 0 && f.Games <= MaxGames && n > MaxMatches {
+		fail("games = %d with %d bots makes %.0f matches: at most %d", f.Games, len(f.Bots), n, MaxMatches)
+		bounded = false
 	}
 	if f.Concurrency < 0 {
 		fail("concurrency = %d: want at least 1", f.Concurrency)
@@ -178,7 +221,7 @@ func parse(data []byte, path string, runnable bool) (*File, error) {
 			continue
 		}
 		if names[b.Name] {
-			fail("two bots are named %q", b.Name)
+			fail("two bots are named %.40q", b.Name)
 		}
 		names[b.Name] = true
 		if !runnable {
@@ -194,13 +237,36 @@ func parse(data []byte, path string, runnable bool) (*File, error) {
 	if f.SandboxOff, err = confine.ParseMode(f.Sandbox); err != nil {
 		fail("%v", err)
 	}
-	if f.Pairing, err = pairing.New(f.Format, pairing.Config{Names: f.BotNames(), Size: f.matchBots(), Sets: max(1, f.Games/set),
+	sets := max(1, f.Games/set)
+	if !bounded {
+		sets = 1 // for the format's own checks only: the file is refused anyway
+	}
+	if len(f.Bots) > MaxBots {
+		return &f, errors.Join(errs...)
+	}
+	if f.Pairing, err = pairing.New(f.Format, pairing.Config{Names: f.BotNames(), Size: f.matchBots(), Sets: sets,
 		Gauntlet: f.Gauntlet, Rounds: f.Rounds}); err != nil {
 		for _, e := range split(err) {
 			fail("%v", e)
 		}
 	}
 	return &f, errors.Join(errs...)
+}
+
+// scheduleSize bounds how many matches the schedule of a round robin or a gauntlet has,
+// computed without making it: the pairings (every set of matchBots bots; a gauntlet's only
+// those with the gauntlet bot) times the duplicate sets per pairing. Swiss and knockout play
+// fewer pairings than a round robin, so its count bounds theirs too.
+func (f *File) scheduleSize() float64 {
+	n, k := float64(len(f.Bots)), f.matchBots()
+	pairings := 1.0
+	for i := range k {
+		pairings *= (n - float64(i)) / float64(i+1)
+	}
+	if f.Format == "gauntlet" && n > 0 {
+		pairings = pairings * float64(k) / n // the share of k-subsets holding one given bot
+	}
+	return max(pairings, 0) * float64(f.Games/f.SetGames())
 }
 
 // split returns the errors an errors.Join holds, or err alone.

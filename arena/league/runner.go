@@ -269,6 +269,24 @@ func (r *Runner) playRound(ctx context.Context, todo []Scheduled) error {
 	for i := range conc {
 		slots <- i
 	}
+	var stored func(int)
+	if p := r.Progress; p != nil {
+		stored = func(n int) {
+			for range n {
+				p.DealStored()
+			}
+		}
+	}
+	w := r.DB.NewDealWriter(r.File.Name, stored)
+	keepers := make([]keeper, conc)
+	for i := range keepers {
+		keepers[i].ctx, keepers[i].off = ctx, !r.File.KeepBots
+	}
+	defer func() {
+		for i := range keepers {
+			keepers[i].stopAll()
+		}
+	}()
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(conc)
 	for _, s := range todo {
@@ -278,39 +296,44 @@ func (r *Runner) playRound(ctx context.Context, todo []Scheduled) error {
 		g.Go(func() error {
 			slot := <-slots
 			defer func() { slots <- slot }()
-			return r.play(gctx, slot, s)
+			return r.play(gctx, slot, s, w, &keepers[slot])
 		})
 	}
 	err := g.Wait()
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
 	}
 	return err
 }
 
-// play referees one match and stores it.
-func (r *Runner) play(ctx context.Context, slot int, s Scheduled) error {
+// play referees one match and queues it for the round's deal writer: its start, its deals as
+// they finish, and its end, which is committed after its last deal.
+func (r *Runner) play(ctx context.Context, slot int, s Scheduled, w *store.DealWriter, k *keeper) error {
 	if r.Pin != nil {
 		defer r.Pin(slot)()
 	}
-	rec := s.Record()
-	if err := r.DB.StartMatch(r.File.Name, &rec); err != nil {
+	if err := w.Start(s.Record()); err != nil {
 		return err
 	}
-	deals := &dealStore{ctx: ctx, db: r.DB, league: r.File.Name, match: s.Index, progress: r.Progress}
+	deals := &dealStore{ctx: ctx, w: w, match: s.Index}
 	cfg := referee.Config{ID: s.ID, Rules: r.File.Rules, Games: 1, Duplicate: true, Seed: s.Seed, Key: r.dealKey,
 		Time: r.File.TimeControl(s.Bots...), MaxFaults: r.File.MaxFaults, Records: deals,
 		Logger: r.Logger.With().Str("match", s.ID).Logger().Hook(quietWhenDone{ctx})}
-	if _, err := referee.Run(ctx, cfg, r.Entrants(slot, s.Seats())); err != nil {
+	if _, err := referee.Run(ctx, cfg, k.entrants(r.Entrants(slot, s.Seats()), s.Seats())); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		return fmt.Errorf("match %s: %w", s.ID, err)
 	}
-	totals, err := r.DB.FinishMatch(r.File.Name, s.Index, Summarize)
-	if err != nil {
-		return fmt.Errorf("match %s: %w", s.ID, err)
-	}
+	return w.Finish(s.Index, deals.records, Summarize, r.matchDone)
+}
+
+// matchDone tells the progress display, the snapshot and the copy for arena merge of a
+// match's end, once committed.
+func (r *Runner) matchDone(totals *store.Totals) {
 	if r.Progress != nil {
 		r.Progress.MatchDone(totals)
 	}
@@ -318,9 +341,8 @@ func (r *Runner) play(ctx context.Context, slot int, s Scheduled) error {
 		r.writeSnapshot(totals)
 	}
 	if r.Copy != "" {
-		r.writeCopy()
+		r.writeCopy() // in the writer's goroutine: the next commit waits for the copy
 	}
-	return nil
 }
 
 // writeCopy replaces the copy of the database, unless one was written less than CopyEvery
@@ -381,26 +403,24 @@ func ReadSnapshot(path string) (*Snapshot, error) {
 	return &s, nil
 }
 
-// dealStore is the referee's consumer of a league match's deals: each is stored at once.
+// dealStore is the referee's consumer of a league match's deals: each is queued for the
+// league's next group commit, and kept for the match's summary.
 type dealStore struct {
-	ctx      context.Context
-	db       *store.DB
-	league   string
-	match    int
-	progress Observer
+	ctx     context.Context
+	w       *store.DealWriter
+	match   int
+	records []referee.DealRecord
 }
 
-// Deal stores the record.
+// Deal queues the record.
 func (d *dealStore) Deal(rec *referee.DealRecord) error {
 	if err := d.ctx.Err(); err != nil {
 		return err // a deal cut short by the stop: the match is replayed on resume
 	}
-	if err := d.db.PutDeal(d.league, d.match, rec); err != nil {
+	if err := d.w.Put(d.match, rec); err != nil {
 		return err
 	}
-	if d.progress != nil {
-		d.progress.DealStored()
-	}
+	d.records = append(d.records, *rec)
 	return nil
 }
 

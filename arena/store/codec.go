@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"compress/flate"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -50,6 +51,17 @@ func newCodec() codec {
 	}}}
 }
 
+// encodeRow returns the stored row of a league's deal: a binary row (binrow.go) when the deal
+// allows one and its bots are among bots, else the compressed JSON row.
+func (c codec) encodeRow(rec *referee.DealRecord, bots []string) ([]byte, error) {
+	if bots != nil {
+		if row, err := encodeBinRow(rec, bots); err == nil {
+			return row, nil
+		}
+	}
+	return c.encode(rec)
+}
+
 // encode compresses the deal part of a record.
 func (c codec) encode(rec *referee.DealRecord) ([]byte, error) {
 	r := row{Pair: rec.Pair, Mirror: rec.Mirror, Rotation: rec.Rotation, Table: rec.Table, Skart: rec.Skart, Game: rec.Game, Deal: rec.Deal, Attempt: rec.Attempt, Seats: rec.Seats,
@@ -71,7 +83,20 @@ func (c codec) encode(rec *referee.DealRecord) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// decode fills the deal part of rec from a stored row.
+// decodeStoredRow fills the deal part of rec from a stored row of either kind under its key
+// (see dealKey), the bots of a binary row's seats from bots.
+func decodeStoredRow(key, data []byte, rec *referee.DealRecord, bots []string) error {
+	if len(data) > 0 && data[0] == binRowTag {
+		if len(key) != 10 {
+			return fmt.Errorf("%w: stored deal under a key of %d bytes", ErrCorrupt, len(key))
+		}
+		rec.Game, rec.Deal, rec.Attempt = int(binary.BigEndian.Uint16(key[4:])), int(binary.BigEndian.Uint16(key[6:])), int(binary.BigEndian.Uint16(key[8:]))
+		return decodeBinRow(data, rec, bots)
+	}
+	return decodeRow(data, rec)
+}
+
+// decodeRow fills the deal part of rec from a compressed JSON row.
 func decodeRow(data []byte, rec *referee.DealRecord) error {
 	rd := flate.NewReaderDict(bytes.NewReader(data), dictionary)
 	defer rd.Close()

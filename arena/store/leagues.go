@@ -239,17 +239,22 @@ func (db *DB) StartMatch(league string, m *Match) error {
 		if err != nil {
 			return err
 		}
-		deals := b.Bucket(bucketDeals)
-		prefix := u32(m.Index)
-		c := deals.Cursor()
-		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Seek(prefix) {
-			if err := deals.Delete(k); err != nil {
-				return err
-			}
-		}
-		m.Done = false
-		return putJSON(b.Bucket(bucketMatches), prefix, m)
+		return startMatch(b, m)
 	})
+}
+
+// startMatch is StartMatch in the league's bucket b.
+func startMatch(b *bolt.Bucket, m *Match) error {
+	deals := b.Bucket(bucketDeals)
+	prefix := u32(m.Index)
+	c := deals.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Seek(prefix) {
+		if err := deals.Delete(k); err != nil {
+			return err
+		}
+	}
+	m.Done = false
+	return putJSON(b.Bucket(bucketMatches), prefix, m)
 }
 
 // dealKey is match, game, deal, attempt, big-endian.
@@ -309,7 +314,7 @@ func (db *DB) PutDeals(league string, match int, recs []referee.DealRecord) erro
 // gets the match's deals as stored, in order, and updates the match record and the
 // league totals from them.
 func (db *DB) FinishMatch(league string, index int, summarize func(deals []referee.DealRecord, m *Match, t *Totals) error) (*Totals, error) {
-	var t Totals
+	op := &finishOp{index: index, summarize: summarize}
 	err := db.update(func(tx *bolt.Tx) error {
 		b, err := leagueBucket(tx, league)
 		if err != nil {
@@ -323,32 +328,19 @@ func (db *DB) FinishMatch(league string, index int, summarize func(deals []refer
 		if err := getJSON(b.Bucket(bucketMatches), u32(index), &m); err != nil {
 			return err
 		}
-		if m.Done {
-			return fmt.Errorf("match %s is already done", m.ID)
-		}
-		if err := getJSON(b, keyTotals, &t); err != nil {
-			return err
-		}
-		var deals []referee.DealRecord
+		op.deals = nil
 		if err := forEachDeal(b, index, &l, &m, func(rec *referee.DealRecord) error {
-			deals = append(deals, *rec)
+			op.deals = append(op.deals, *rec)
 			return nil
 		}); err != nil {
 			return err
 		}
-		if err := summarize(deals, &m, &t); err != nil {
-			return err
-		}
-		m.Done = true
-		if err := putJSON(b.Bucket(bucketMatches), u32(index), &m); err != nil {
-			return err
-		}
-		return putJSON(b, keyTotals, &t)
+		return finishMatch(b, op)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &t, nil
+	return &op.totals, nil
 }
 
 // Totals returns the league's totals over its finished matches.
@@ -427,7 +419,7 @@ func forEachDeal(b *bolt.Bucket, index int, l *League, m *Match, fn func(*refere
 		rec := referee.DealRecord{V: referee.LogVersion, Match: m.ID, Rules: l.Rules, Seed: m.Seed, Keyed: l.Keyed}
 		data, err := unseal(k, v, old)
 		if err == nil {
-			err = decodeRow(data, &rec)
+			err = decodeStoredRow(k, data, &rec, l.Bots)
 		}
 		if err != nil {
 			return fmt.Errorf("league %s match %s: %w", l.Name, m.ID, err)

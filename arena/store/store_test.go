@@ -28,12 +28,18 @@ var lowest = bot.Bot{Name: "lowest", Decide: func(_ *bot.State, d bot.Decision) 
 // playMatch plays one duplicate pair in process and returns its deal records.
 func playMatch(tb testing.TB, id string, seed uint64) []referee.DealRecord {
 	tb.Helper()
+	return playMatchRules(tb, id, seed, rules.Default())
+}
+
+// playMatchRules is playMatch under the ruleset rs.
+func playMatchRules(tb testing.TB, id string, seed uint64, rs rules.Ruleset) []referee.DealRecord {
+	tb.Helper()
 	var log bytes.Buffer
 	var es [4]referee.Entrant
 	for i := range es {
 		es[i] = referee.Entrant{Name: []string{"a", "b"}[i%2], Start: referee.NewInProcess(lowest)}
 	}
-	cfg := referee.Config{ID: id, Rules: rules.Default(), Games: 1, Duplicate: true, Seed: seed, Records: referee.NewLogWriter(&log)}
+	cfg := referee.Config{ID: id, Rules: rs, Games: 1, Duplicate: true, Seed: seed, Records: referee.NewLogWriter(&log)}
 	if _, err := referee.Run(context.Background(), cfg, es[:]); err != nil {
 		tb.Fatal(err)
 	}

@@ -65,7 +65,11 @@ func ComputeStandings(name string, t *store.Totals, opt StandingsOptions) (*Stan
 		v, err := strconv.ParseFloat(value, 64)
 		idx := slices.IndexFunc(t.Bots, func(b store.BotTotals) bool { return b.Name == bot })
 		if !ok || err != nil || idx < 0 {
-			return nil, fmt.Errorf("--anchor %q: want NAME=VALUE with NAME one of the league's bots", opt.Anchor)
+			names := make([]string, len(t.Bots))
+			for i, b := range t.Bots {
+				names[i] = b.Name
+			}
+			return nil, fmt.Errorf("--anchor %q: want NAME=VALUE with NAME one of the league's bots: %s", opt.Anchor, strings.Join(names, ", "))
 		}
 		fitOpt.Reference = &rating.Reference{Bot: idx, Elo: v}
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/klaverjas-arena/arena/arena/store"
 	"github.com/klaverjas-arena/arena/arena/view"
@@ -17,6 +18,7 @@ type ProgressPrinter struct {
 	Progress       *view.Progress
 	Out            io.Writer
 	Live           bool          // a terminal: rewrite one status line
+	Width          func() int    // the terminal's columns, so that the live line never wraps; nil or 0: no limit
 	Every          time.Duration // plain lines; default 30 s (1 s when Live)
 	StandingsEvery int           // 0: never
 	Standings      func(w io.Writer, t *store.Totals)
@@ -89,6 +91,9 @@ func (p *ProgressPrinter) Stopped() {
 func (p *ProgressPrinter) line() {
 	text := StatusLine(p.Progress.Status())
 	if p.Live {
+		if p.Width != nil {
+			text = Truncate(text, p.Width()-1)
+		}
 		fmt.Fprintf(p.Out, "\r\033[K%s", text)
 		return
 	}
@@ -107,4 +112,14 @@ func StatusLine(s view.Status) string {
 		leader = fmt.Sprintf("%s (%.1f%%)", s.Leader, 100*s.LeaderShare)
 	}
 	return fmt.Sprintf("matches %d/%d  %.0f deals/s  ETA %s  leader %s", s.Done, s.Total, s.Rate, eta, leader)
+}
+
+// Truncate cuts text to at most width characters (runes), ending it with "…" when cut; a
+// width of 0 or less leaves it whole.
+func Truncate(text string, width int) string {
+	if width <= 0 || utf8.RuneCountInString(text) <= width {
+		return text
+	}
+	r := []rune(text)
+	return string(r[:width-1]) + "…"
 }

@@ -1,0 +1,120 @@
+package league
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/klaverjas-arena/arena/protocol"
+	"github.com/klaverjas-arena/arena/referee"
+)
+
+// keeper keeps the bot processes of one worker slot across its matches (league files:
+// keep_bots = true): a bot that finished a match without a fault is handed back
+// (referee.KeptConn) and plays a later match of the slot that seats the same bot, greeted
+// once, so that a league does not start and stop four processes for every match. It keeps at
+// most maxKept processes, stopping the one idle longest beyond that; all are stopped at the
+// end of the round. A keeper that is off leaves the entrants as they are: a fresh process for
+// every match.
+type keeper struct {
+	off bool
+	// ctx is the run's context, which the kept processes live in: not a match's or a
+	// round's, which end while the processes may play on.
+	ctx  context.Context
+	mu   sync.Mutex
+	idle []*keptConn // the longest idle first
+}
+
+// maxKept is how many idle bot processes a worker slot keeps: two seats of four bots, every
+// process of a small league.
+const maxKept = 8
+
+// entrants wraps the entrants of a match, seats[i] being the bot index of entrant i, so that
+// they start from the slot's kept processes when there are some.
+func (k *keeper) entrants(es []referee.Entrant, seats []int) []referee.Entrant {
+	if k.off {
+		return es
+	}
+	out := make([]referee.Entrant, len(es))
+	for i, e := range es {
+		bot, start := seats[i], e.Start
+		e.Start = func(context.Context) (referee.Conn, error) {
+			if c := k.take(bot); c != nil {
+				return c, nil
+			}
+			conn, err := start(k.ctx)
+			if err != nil {
+				return nil, err
+			}
+			return &keptConn{Conn: conn, k: k, bot: bot}, nil
+		}
+		out[i] = e
+	}
+	return out
+}
+
+// take returns a kept process of bot, or nil.
+func (k *keeper) take(bot int) *keptConn {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for i := len(k.idle) - 1; i >= 0; i-- {
+		if c := k.idle[i]; c.bot == bot {
+			k.idle = slices.Delete(k.idle, i, i+1)
+			return c
+		}
+	}
+	return nil
+}
+
+// put keeps c for a later match, stopping the longest idle process beyond maxKept.
+func (k *keeper) put(c *keptConn) {
+	k.mu.Lock()
+	k.idle = append(k.idle, c)
+	var stop *keptConn
+	if len(k.idle) > maxKept {
+		stop, k.idle = k.idle[0], k.idle[1:]
+	}
+	k.mu.Unlock()
+	if stop != nil {
+		stop.quit()
+	}
+}
+
+// stopAll stops every kept process.
+func (k *keeper) stopAll() {
+	k.mu.Lock()
+	stop := k.idle
+	k.idle = nil
+	k.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, c := range stop {
+		wg.Go(c.quit)
+	}
+	wg.Wait()
+}
+
+// keptConn is a bot process the keeper may hand to a later match.
+type keptConn struct {
+	referee.Conn
+	k     *keeper
+	bot   int
+	hello *protocol.Hello
+}
+
+var _ referee.KeptConn = (*keptConn)(nil)
+
+// Greeted returns the bot's hello, once it has passed a handshake.
+func (c *keptConn) Greeted() *protocol.Hello { return c.hello }
+
+// SetGreeted records the bot's hello.
+func (c *keptConn) SetGreeted(hello *protocol.Hello) { c.hello = hello }
+
+// Release keeps the process for the slot's next match.
+func (c *keptConn) Release() { c.k.put(c) }
+
+// quit tells the bot to quit and stops it.
+func (c *keptConn) quit() {
+	_, _ = c.Exchange(append((&protocol.Quit{}).AppendLine(nil), '\n'), false, time.Second)
+	_ = c.Stop(time.Second)
+}

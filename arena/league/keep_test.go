@@ -1,0 +1,62 @@
+package league
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+
+	"github.com/klaverjas-arena/arena/protocol/bot"
+	"github.com/klaverjas-arena/arena/referee"
+	"github.com/klaverjas-arena/arena/referee/rules"
+)
+
+// countingBots returns entrants for bots a and b (seated a b a b) whose starts are counted,
+// and which play their first legal choice.
+func countingBots(starts *atomic.Int64) []referee.Entrant {
+	first := bot.Bot{Name: "first", Decide: func(s *bot.State, d bot.Decision) bot.Answer {
+		switch d.Kind {
+		case bot.BidKind:
+			return bot.Answer{Bid: d.LegalBids.All()[0]}
+		case bot.ClaimKind:
+			return bot.Answer{}
+		}
+		return bot.Answer{Card: d.LegalCards.Nth(0)}
+	}}
+	inner := referee.NewInProcess(first)
+	start := func(ctx context.Context) (referee.Conn, error) {
+		starts.Add(1)
+		return inner(ctx)
+	}
+	return []referee.Entrant{{Name: "a", Start: start}, {Name: "b", Start: start}, {Name: "a", Start: start}, {Name: "b", Start: start}}
+}
+
+// TestKeeperKeepsBots: with keep_bots, three matches of the same two bots on one worker start
+// four bots, not twelve, and each match is played in full; without it, every match starts
+// its own.
+func TestKeeperKeepsBots(t *testing.T) {
+	for _, keep := range []bool{true, false} {
+		var starts atomic.Int64
+		k := &keeper{ctx: context.Background(), off: !keep}
+		seats := []int{0, 1, 0, 1}
+		for m := range 3 {
+			var deals int
+			cfg := referee.Config{ID: "k", Rules: rules.Default(), Games: 1, Duplicate: true, Seed: uint64(m),
+				Records: referee.DealFunc(func(*referee.DealRecord) error { deals++; return nil })}
+			res, err := referee.Run(context.Background(), cfg, k.entrants(countingBots(&starts), seats))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if deals != 32 || res.Deals != 32 || res.Bots[0].Name != "a" || res.Bots[1].Name != "b" {
+				t.Fatalf("keep %v, match %d: %d deals recorded, result %+v", keep, m, deals, res)
+			}
+		}
+		k.stopAll()
+		want := int64(12)
+		if keep {
+			want = 4
+		}
+		if got := starts.Load(); got != want {
+			t.Errorf("keep %v: %d bot starts for three matches, want %d", keep, got, want)
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package store
+
+import (
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/klaverjas-arena/arena/referee"
+	"github.com/klaverjas-arena/arena/referee/rules"
+)
+
+// TestBinRowRoundTrip: every deal of real matches (claims included) is stored as a binary
+// row of at most 128 bytes (claims are decisions too) and reads back as the same record, times within their steps.
+func TestBinRowRoundTrip(t *testing.T) {
+	bots := []string{"x", "a", "b"}
+	claimed := rules.Default()
+	if err := claimed.Set("roem_claiming", "claim_required"); err != nil {
+		t.Fatal(err)
+	}
+	var recs []referee.DealRecord
+	for seed := range uint64(4) {
+		recs = append(recs, playMatch(t, "m", seed)...)
+		recs = append(recs, playMatchRules(t, "m", seed, claimed)...)
+	}
+	claims := 0
+	for i := range recs {
+		rec := &recs[i]
+		for j := range rec.Actions {
+			rec.Actions[j].MS = 0.003 + float64(i*j)*0.731              // wall times of every size, CPU below
+			rec.Actions[j].CPUMS = rec.Actions[j].MS * float64(j%5) / 2 // above the wall time too
+			if rec.Actions[j].Claim != nil {
+				claims++
+			}
+		}
+		row, err := encodeBinRow(rec, bots)
+		if err != nil {
+			t.Fatalf("deal %d: %v", i, err)
+		}
+		if len(row) > 128 {
+			t.Errorf("deal %d: a row of %d bytes", i, len(row))
+		}
+		back := referee.DealRecord{V: rec.V, Match: rec.Match, Rules: rec.Rules, Seed: rec.Seed, Keyed: rec.Keyed}
+		if err := decodeStoredRow(dealKey(0, rec), row, &back, bots); err != nil {
+			t.Fatalf("deal %d: %v", i, err)
+		}
+		for j, a := range back.Actions {
+			want := rec.Actions[j]
+			if math.Abs(a.MS-want.MS) > 0.035*want.MS+0.001 || math.Abs(a.CPUMS-want.CPUMS) > 0.035*want.CPUMS+0.001 {
+				t.Fatalf("deal %d action %d: times %v %v, stored %v %v", i, j, a.MS, a.CPUMS, want.MS, want.CPUMS)
+			}
+			back.Actions[j].MS, back.Actions[j].CPUMS = want.MS, want.CPUMS
+		}
+		if !reflect.DeepEqual(&back, rec) {
+			t.Fatalf("deal %d:\nback   %+v\nstored %+v", i, back, *rec)
+		}
+	}
+	if claims == 0 {
+		t.Error("no deal with a roem claim: the claims were not tested")
+	}
+}
+
+// TestBinRowFallback: deals a binary row cannot hold are not encoded as one.
+func TestBinRowFallback(t *testing.T) {
+	rec := playMatch(t, "m", 1)[0]
+	for name, spoil := range map[string]func(r *referee.DealRecord){
+		"a bot not in the league": func(r *referee.DealRecord) { r.Seats[0] = "stranger" },
+		"a fault":                 func(r *referee.DealRecord) { r.Faults = []referee.FaultRecord{{Seat: "N", Kind: referee.FaultCrash}} },
+		"a changed result":        func(r *referee.DealRecord) { r.Result.Score = []int{1, 2} },
+		"an illegal card":         func(r *referee.DealRecord) { r.Actions[len(r.Actions)-1].Card = r.Actions[len(r.Actions)-2].Card },
+		"a CPU time off scale":    func(r *referee.DealRecord) { r.Actions[0].CPUMS = 1e6 },
+		"a wall time off scale":   func(r *referee.DealRecord) { r.Actions[0].MS = 1e6 },
+	} {
+		r := rec
+		r.Actions = append([]referee.Action(nil), rec.Actions...)
+		r.Result.Score = append([]int(nil), rec.Result.Score...)
+		spoil(&r)
+		if _, err := encodeBinRow(&r, []string{"a", "b"}); err != errNotBinary {
+			t.Errorf("%s: %v, want errNotBinary", name, err)
+		}
+	}
+}
+
+// TestBinRowDamage: a binary row with any one byte changed, or cut short, reads back as an
+// error or as some deal the rules allow: never a panic.
+func TestBinRowDamage(t *testing.T) {
+	rec := playMatch(t, "m", 2)[3]
+	bots := []string{"a", "b"}
+	row, err := encodeBinRow(&rec, bots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(row); i++ {
+		for _, delta := range []byte{1, 0x80, 0xff} {
+			bad := append([]byte(nil), row...)
+			bad[i] += delta
+			back := referee.DealRecord{V: rec.V, Rules: rec.Rules}
+			if err := decodeStoredRow(dealKey(0, &rec), bad, &back, bots); err == nil {
+				if err := back.Verify(); err != nil {
+					t.Errorf("byte %d +%d: read back a deal that does not verify: %v", i, delta, err)
+				}
+			}
+		}
+		back := referee.DealRecord{V: rec.V, Rules: rec.Rules}
+		if err := decodeStoredRow(dealKey(0, &rec), row[:i], &back, bots); err == nil {
+			t.Errorf("cut to %d bytes: no error", i)
+		}
+	}
+}

@@ -1,0 +1,90 @@
+package store
+
+import (
+	"testing"
+
+	"github.com/klaverjas-arena/arena/referee"
+	"github.com/klaverjas-arena/arena/referee/rules"
+	bolt "go.etcd.io/bbolt"
+)
+
+// TestDealWriter: 48 matches of real deals go through a DealWriter as a league's runner sends
+// them (start, deals, end); every deal is stored once, as a binary row, every match is done
+// with its sums, the deals share commits, and the deals take at most 128 bytes each of the
+// file's pages.
+func TestDealWriter(t *testing.T) {
+	db, _ := MustOpen(t)
+	l := &League{Name: "w", Rules: rules.Default(), Bots: []string{"a", "b"}, Matches: 48}
+	if err := db.CreateLeague(l, nil); err != nil {
+		t.Fatal(err)
+	}
+	commits, stored := 0, 0
+	w := db.NewDealWriter("w", func(n int) { commits++; stored += n })
+	total := 0
+	var done []int
+	for i := range 48 {
+		recs := playMatch(t, "w/x", uint64(i))
+		for j := range recs { // times as a bot process's: wall and CPU time
+			for k := range recs[j].Actions {
+				ms := 0.011 * float64(1+k%7)
+				recs[j].Actions[k].MS, recs[j].Actions[k].CPUMS = ms, ms*float64(1+k%3)/2
+			}
+		}
+		if err := w.Start(Match{Index: i, ID: "w/x", Seed: uint64(i), Seats: []int{0, 1, 0, 1}}); err != nil {
+			t.Fatal(err)
+		}
+		for j := range recs {
+			if err := w.Put(i, &recs[j]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		total += len(recs)
+		sum := func(deals []referee.DealRecord, m *Match, tot *Totals) error {
+			m.Deals = len(deals)
+			tot.Matches++
+			tot.Deals += len(deals)
+			return nil
+		}
+		if err := w.Finish(i, recs, sum, func(*Totals) { done = append(done, i) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if stored != total || len(done) != 48 {
+		t.Fatalf("%d deals stored of %d, %d matches done", stored, total, len(done))
+	}
+	if commits >= total/2 {
+		t.Errorf("%d commits for %d deals: the deals were not grouped", commits, total)
+	}
+	tot, err := db.Totals("w")
+	if err != nil || tot.Matches != 48 || tot.Deals != total {
+		t.Fatalf("totals %+v, %v", tot, err)
+	}
+	n := 0
+	if err := db.Deals("w", -1, func(m *Match, rec *referee.DealRecord) error {
+		n++
+		if !m.Done {
+			t.Errorf("match %d not done", m.Index)
+		}
+		return rec.Verify()
+	}); err != nil || n != total {
+		t.Fatalf("read back %d deals of %d: %v", n, total, err)
+	}
+	var pages int
+	err = db.bolt.View(func(tx *bolt.Tx) error {
+		deals := tx.Bucket(bucketLeagues).Bucket([]byte("w")).Bucket(bucketDeals)
+		s := deals.Stats()
+		pages = s.LeafAlloc + s.BranchAlloc
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perDeal := float64(pages) / float64(total)
+	t.Logf("%d deals in %d bytes of pages: %.0f bytes a deal (%d commits)", total, pages, perDeal, commits)
+	if perDeal > 150 {
+		t.Errorf("%.0f bytes a deal, want at most 150", perDeal)
+	}
+}
