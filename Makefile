@@ -8,7 +8,8 @@ build:
 	$(GO) build -ldflags "-X main.version=$$(git describe --tags --always --dirty 2>/dev/null || echo devel)" -o $(BIN)/arena ./arena
 
 ## deps: install bubblewrap, which sandboxes every bot (README, "Bots cannot cheat"), when it
-## is missing: with apt-get as root, otherwise say how.
+## is missing: with apt-get as root, otherwise say how. Also Debian's chromium for the web
+## viewer's browser tests, when it can be installed (they skip, saying so, without it).
 deps:
 	@command -v bwrap >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -17,6 +18,14 @@ deps:
 	  else \
 	    echo "bubblewrap (bwrap) sandboxes the bots and is not installed: apt-get install bubblewrap, dnf install bubblewrap or pacman -S bubblewrap"; \
 	    exit 1; \
+	  fi; }
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing chromium (the web viewer's browser tests)"; \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
+	      echo "chromium could not be installed: the web viewer's browser tests will skip"; \
+	  else \
+	    echo "chromium is not installed (apt-get install chromium): the web viewer's browser tests will skip"; \
 	  fi; }
 
 ## demo: build the arena and the example bots (bin/pimc too, which is not in the league: it

@@ -118,6 +118,7 @@ func newApp(out, errOut io.Writer) *cli.App {
 			playCommand(),
 			exportCommand(),
 			keygenCommand(),
+			serveCommand(),
 			mergeCommand(),
 			slurmCommand(),
 			versionCommand(),

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"runtime"
@@ -16,6 +17,7 @@ import (
 	"github.com/klaverjas-arena/arena/arena/store"
 	"github.com/klaverjas-arena/arena/arena/view"
 	"github.com/klaverjas-arena/arena/arena/view/textview"
+	"github.com/klaverjas-arena/arena/arena/web"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
@@ -46,6 +48,7 @@ func leagueCommand() *cli.Command {
 			&cli.IntFlag{Name: "concurrency", Usage: "matches at once (overrides the league file)", DefaultText: "the league file's"},
 			&cli.IntFlag{Name: "standings-every", Usage: "print the standings every `N` matches", DefaultText: "only at the end"},
 			&cli.DurationFlag{Name: "progress-every", Usage: "interval of the plain progress lines when not on a terminal", DefaultText: "30s"},
+			&cli.StringFlag{Name: "serve", Usage: "serve the read-only web viewer on `HOST:PORT` while the league runs (e.g. 127.0.0.1:8080), its league page updating live"},
 			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement: shared (each match's referee and bots on one CPU), spread or none"},
 			&cli.StringFlag{Name: "shard", Usage: "play only shard `I/N` of the league's matches into this database (with --key; arena merge joins the shards)"},
 		}, verbosityFlags()...),
@@ -121,6 +124,14 @@ func runLeague(c *cli.Context) error {
 	}
 	log := logger(c.App.ErrWriter, v.level)
 	out := c.App.Writer
+	progress := &view.Progress{}
+	var viewer net.Listener // opened now, so that a bad address fails before the league starts
+	if addr := c.String("serve"); addr != "" {
+		if viewer, err = listen(addr); err != nil {
+			return err
+		}
+		defer viewer.Close()
+	}
 	placeAt := func(slot int) placement {
 		p := cpus
 		p.cpu = slot % runtime.NumCPU()
@@ -137,7 +148,7 @@ func runLeague(c *cli.Context) error {
 			return es
 		},
 		Pin: func(slot int) func() { return placeAt(slot).pinReferee() },
-		Progress: &textview.ProgressPrinter{Progress: &view.Progress{}, Out: v.notes(out), Live: !v.quiet && isTerminal(out), Width: func() int { return terminalWidth(out) }, Every: c.Duration("progress-every"),
+		Progress: &textview.ProgressPrinter{Progress: progress, Out: v.notes(out), Live: !v.quiet && isTerminal(out), Width: func() int { return terminalWidth(out) }, Every: c.Duration("progress-every"),
 			StandingsEvery: c.Int("standings-every"),
 			Standings: func(w io.Writer, t *store.Totals) {
 				fmt.Fprintln(w)
@@ -155,6 +166,13 @@ func runLeague(c *cli.Context) error {
 		return showStandings(out, db, l.Name, standingsOptions{})
 	case err != nil:
 		return err
+	}
+	if viewer != nil { // the league is in the database now: its pages can be served
+		srv, err := web.New(db, map[string]*view.Progress{f.Name: progress})
+		if err != nil {
+			return err
+		}
+		defer serveOn(viewer, srv, out)()
 	}
 	resumed := ""
 	if r.Done > 0 {

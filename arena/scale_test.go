@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/klaverjas-arena/arena/arena/league"
 	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/arena/web"
 	"github.com/klaverjas-arena/arena/protocol/bot"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/klaverjas-arena/arena/referee/rules"
@@ -28,6 +31,11 @@ func TestStandingsScale(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "scale.db")
 	if d := os.Getenv("ARENA_SCALE_DB"); d != "" {
 		path = d
+		if _, err := os.Stat(d); err == nil {
+			t.Logf("%s exists: timing it as it is", d)
+			timeViewer(t, path, n/32)
+			return
+		}
 	}
 	db, err := store.Open(path, store.Options{Command: "scale test"})
 	if err != nil {
@@ -76,6 +84,35 @@ func TestStandingsScale(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("arena standings over %d deals took %v:\n%s", matches*32, time.Since(start), out)
+	timeViewer(t, path, matches)
+}
+
+// timeViewer times the web viewer's league page (after Warm has fitted the rating history,
+// as arena serve does before serving) and deal pages over the file.
+func timeViewer(t *testing.T, path string, matches int) {
+	db, err := store.Open(path, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	srv, err := web.New(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := srv.Warm(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("viewer: rating chart of %d deals computed in %v (arena serve does it before serving)", matches*32, time.Since(start))
+	for _, page := range []string{"/league/scale", "/league/scale", "/league/scale/match/" + strconv.Itoa(matches/2) + "/deal/17", "/league/scale/match/7/deal/3"} {
+		w := httptest.NewRecorder()
+		start := time.Now()
+		srv.ServeHTTP(w, httptest.NewRequest(http.MethodGet, page, nil))
+		if w.Code != http.StatusOK {
+			t.Fatalf("%s: %d %s", page, w.Code, w.Body.String())
+		}
+		t.Logf("viewer %s over %d deals: %v (%d bytes)", page, matches*32, time.Since(start), w.Body.Len())
+	}
 }
 
 // inProcessMatch plays one duplicate pair with in-process bots.

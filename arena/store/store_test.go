@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -268,4 +269,38 @@ func BenchmarkDeals(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "deals/s")
+}
+
+func TestLastMatches(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "a.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.CreateLeague(&League{Name: "l", Bots: []string{"a", "b"}, Matches: 5, Rules: rules.Default()}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		if err := db.StartMatch("l", &Match{Index: i, ID: "l/" + strconv.Itoa(i), Seats: []int{0, 1, 0, 1}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ms, err := db.LastMatches("l", 3); err != nil || len(ms) != 0 {
+		t.Fatalf("no match done: %v %v", ms, err)
+	}
+	for _, i := range []int{0, 1, 3} {
+		if _, err := db.FinishMatch("l", i, func(_ []referee.DealRecord, _ *Match, _ *Totals) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ms, err := db.LastMatches("l", 2)
+	if err != nil || len(ms) != 2 || ms[0].Index != 3 || ms[1].Index != 1 {
+		t.Fatalf("the last 2 done: %+v %v", ms, err)
+	}
+	if ms, _ := db.LastMatches("l", 10); len(ms) != 3 {
+		t.Errorf("all done: %d", len(ms))
+	}
+	if _, err := db.LastMatches("nope", 3); err == nil {
+		t.Error("an unknown league")
+	}
 }

@@ -52,7 +52,7 @@ func ComputeCrosstable(t *store.Totals, s *Standings) *Crosstable {
 	for i := range x.Cells {
 		for j := range x.Cells[i] {
 			if los, ok := s.LOSOf(s.Standings[i].Index, s.Standings[j].Index); ok && i != j {
-				x.Cells[i][j].LOS = &los
+				x.Cells[i][j].LOS = finite(los)
 			}
 		}
 	}

@@ -104,6 +104,8 @@ func (p *Progress) Status() Status {
 		Running: !p.started.IsZero() && !p.finished}
 	if !p.started.IsZero() {
 		s.Elapsed = end.Sub(p.started)
+	}
+	if s.Elapsed > 0 {
 		s.Rate = float64(s.Deals) / s.Elapsed.Seconds()
 	}
 	if n := p.done - p.before; n > 0 {

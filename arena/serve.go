@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/klaverjas-arena/arena/arena/view"
+	"github.com/klaverjas-arena/arena/arena/web"
+	"github.com/urfave/cli/v2"
+)
+
+// defaultAddr is where arena serve listens unless told otherwise: this machine only.
+const defaultAddr = "127.0.0.1:8080"
+
+func serveCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "serve a read-only web viewer of a league database or a match log",
+		Description: "Pages: the leagues, each league's standings, crosstable and rating chart, each bot's\n" +
+			"results and decision times, each match with its duplicate boards side by side, and a\n" +
+			"deal viewer that steps through the tricks (buttons, ← → keys, slider; a permalink per\n" +
+			"trick). The same data is served as JSON under /api/ (arena/web/API.md). Nothing can be\n" +
+			"changed through it. A running league holds its database: serve it with\n" +
+			"arena league FILE --serve ADDR instead.",
+		Flags: []cli.Flag{
+			dbFlag(),
+			&cli.StringFlag{Name: "log", Usage: "serve a match log `FILE` (JSON lines, spec.md §12) instead of the database"},
+			&cli.StringFlag{Name: "addr", Value: defaultAddr, Usage: "listen on `HOST:PORT`"},
+		},
+		Action: runServe,
+	}
+}
+
+func runServe(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return errors.New("arena serve: no arguments (--db FILE or --log FILE)")
+	}
+	var src web.Source
+	if path := c.String("log"); path != "" {
+		ls, err := logSource(path, c.App.ErrWriter)
+		if err != nil {
+			return err
+		}
+		src = ls
+	} else {
+		db, err := openForReading(c, "arena serve")
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		src = db
+	}
+	srv, err := web.New(src, nil)
+	if err != nil {
+		return err
+	}
+	if err := srv.Warm(); err != nil {
+		return err
+	}
+	return serveUntil(c.Context, c.String("addr"), srv, c.App.Writer)
+}
+
+// logSource reads a whole log as the viewer's source.
+func logSource(path string, warn io.Writer) (*web.LogSource, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, _, err := readLog(f, path, warn)
+	if err != nil {
+		return nil, err
+	}
+	recs := make([]view.Located, len(entries))
+	for i, e := range entries {
+		recs[i] = view.Located{Where: fmt.Sprintf("%s:%d", path, e.line), Rec: e.rec}
+	}
+	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	ls, skipped, err := web.NewLogSource(name, path, recs)
+	if err == nil && skipped > 0 {
+		fmt.Fprintf(warn, "%s: %d duplicate sets do not add up (a log cut short?): left out of the standings\n", path, skipped)
+	}
+	return ls, err
+}
+
+// listen opens the viewer's address; a port of 0 picks a free one.
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--addr / --serve %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+// serveUntil serves h on addr until ctx is done, then shuts down.
+func serveUntil(ctx context.Context, addr string, h http.Handler, out io.Writer) error {
+	ln, err := listen(addr)
+	if err != nil {
+		return err
+	}
+	stop := serveOn(ln, h, out)
+	<-ctx.Done()
+	return stop()
+}
+
+// serveOn serves h on ln in the background and says where; the function it returns stops
+// the server, waiting a little for requests under way.
+func serveOn(ln net.Listener, h http.Handler, out io.Writer) func() error {
+	fmt.Fprintf(out, "viewer: http://%s/ (read-only)\n", ln.Addr())
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	return func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(ctx) // the event streams are cut
+		if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	}
+}

@@ -1,0 +1,114 @@
+package web
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/arena/web/browsertest"
+	"github.com/klaverjas-arena/arena/referee"
+)
+
+// TestBrowserDealViewer opens a deal in a real headless Chromium, steps through every card
+// with the → key and checks each appears in the order the record played it, then goes back
+// with ←, follows a trick's permalink, and checks the pages ran with no script error under
+// the Content-Security-Policy (the hostile bot names stayed text).
+func TestBrowserDealViewer(t *testing.T) {
+	b := browsertest.Start(t)
+	db, name := testDB(t)
+	srv, err := New(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	var recs []referee.DealRecord
+	if err := db.Deals(name, 1, func(_ *store.Match, r *referee.DealRecord) error { recs = append(recs, *r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	const k = 5
+	var want []string
+	for _, a := range recs[k-1].Actions {
+		if a.Card != "" {
+			want = append(want, a.Seat+" "+a.Card)
+		}
+	}
+	page := ts.URL + "/league/" + url.PathEscape(name) + "/match/1/deal/" + fmt.Sprint(k)
+	ctx := b.Ctx
+	if err := chromedp.Do(ctx, chromedp.Navigate(page), chromedp.WaitReady(chromedp.CSS(`#viewer[data-ready="true"]`))); err != nil {
+		t.Fatal(err)
+	}
+	lastCard := func() string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.AttributeValue(chromedp.ID("last-card"), "data-card"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.Value
+	}
+	if got := lastCard(); got != "" {
+		t.Fatalf("before the first card: %q", got)
+	}
+	for i, w := range want {
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+			t.Fatal(err)
+		}
+		if got := lastCard(); got != w {
+			t.Fatalf("after → %d: last card %q, want %q", i+1, got, w)
+		}
+		if i == 12 {
+			b.Screenshot(t, "deal-viewer.png")
+		}
+	}
+	// Every card has left the hands, and the address is the last trick's permalink.
+	left, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('#table .hand .card:not(.gone)').length`))
+	if err != nil || left != 0 {
+		t.Errorf("%d cards still in the hands (%v)", left, err)
+	}
+	loc, _ := chromedp.Run(ctx, chromedp.Location())
+	if !strings.HasSuffix(loc, "#trick-8") {
+		t.Errorf("address after the last card: %s", loc)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowLeft)); err != nil {
+		t.Fatal(err)
+	}
+	if got := lastCard(); got != want[len(want)-2] {
+		t.Errorf("after ←: %q, want %q", got, want[len(want)-2])
+	}
+	// A trick's permalink opens the viewer at the end of that trick.
+	if err := chromedp.Do(ctx, chromedp.Navigate(page+"#trick-3"), chromedp.Reload(), chromedp.WaitReady(chromedp.CSS(`#viewer[data-ready="true"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if got := lastCard(); got != want[11] {
+		t.Errorf("at #trick-3: last card %q, want %q", got, want[11])
+	}
+	step, _ := chromedp.Run(ctx, chromedp.Text(chromedp.ID("step")))
+	if step != "card 12 of 32" {
+		t.Errorf("step %q", step)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("first"))); err != nil || lastCard() != "" {
+		t.Errorf("the start button: %v %q", err, lastCard())
+	}
+	// The bot names are text: shown, never run.
+	names, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(".hand.seat-N .bot")))
+	if names != recs[k-1].Seats[0] {
+		t.Errorf("seat N shows %q, want the name %q as text", names, recs[k-1].Seats[0])
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/league/"+url.PathEscape(name)), chromedp.WaitReady(chromedp.ID("standings"))); err != nil {
+		t.Fatal(err)
+	}
+	shot := b.Screenshot(t, "league.png")
+	if fi, err := os.Stat(shot); err != nil || fi.Size() < 10000 {
+		t.Errorf("screenshot %s: %v", filepath.Base(shot), err)
+	}
+	if p := b.Problems(); len(p) > 0 {
+		t.Errorf("the pages reported errors: %q", p)
+	}
+}

@@ -1,0 +1,152 @@
+package web
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/klaverjas-arena/arena/arena/league"
+	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/arena/view"
+	"github.com/klaverjas-arena/arena/referee"
+)
+
+// LogSource serves a match log (arena match --log, arena export) as one league named
+// after the file: its matches are the log's matches (by id and seed, in file order), and
+// its totals sum every complete duplicate set in it.
+type LogSource struct {
+	league  store.League
+	matches []store.Match
+	deals   [][]referee.DealRecord
+	totals  *store.Totals
+}
+
+var _ Source = (*LogSource)(nil)
+
+// NewLogSource builds the league of a log's deal records (name is the league's name, file
+// the log's path). A duplicate set that does not add up (a log cut short) is left out of
+// the totals and counted in the returned number.
+func NewLogSource(name, file string, recs []view.Located) (*LogSource, int, error) {
+	if len(recs) == 0 {
+		return nil, 0, fmt.Errorf("%s holds no deal", file)
+	}
+	s := &LogSource{league: store.League{Name: name, File: file, Rules: recs[0].Rec.Rules}}
+	bot := map[string]int{}
+	byKey := map[string]int{}
+	for i := range recs {
+		r := &recs[i].Rec
+		key := fmt.Sprintf("%s\x00%d", r.Match, r.Seed)
+		at, ok := byKey[key]
+		if !ok {
+			at = len(s.matches)
+			byKey[key] = at
+			m := store.Match{Index: at, ID: r.Match, Seed: r.Seed, Done: true}
+			for _, who := range r.Seats[:r.Rules.Players] {
+				if _, ok := bot[who]; !ok {
+					bot[who] = len(s.league.Bots)
+					s.league.Bots = append(s.league.Bots, who)
+				}
+				m.Seats = append(m.Seats, bot[who])
+			}
+			s.matches = append(s.matches, m)
+			s.deals = append(s.deals, nil)
+		}
+		s.deals[at] = append(s.deals[at], *r)
+	}
+	s.league.Matches = len(s.matches)
+	s.totals = &store.Totals{}
+	for _, name := range s.league.Bots {
+		s.totals.Bots = append(s.totals.Bots, store.BotTotals{Name: name})
+	}
+	skipped := 0
+	for i := range s.matches {
+		m := &s.matches[i]
+		m.Deals = len(s.deals[i])
+		for _, set := range sets(s.deals[i]) {
+			one := store.Match{ID: m.ID, Seats: m.Seats}
+			t := cloneTotals(s.totals)
+			if err := league.Summarize(set, &one, t); err != nil {
+				skipped++
+				continue
+			}
+			s.totals = t
+			m.Games = append(m.Games, one.Games...)
+		}
+	}
+	return s, skipped, nil
+}
+
+// sets splits a match's deals into its duplicate sets, by deal set number.
+func sets(deals []referee.DealRecord) [][]referee.DealRecord {
+	var out [][]referee.DealRecord
+	at := map[int]int{}
+	for _, d := range deals {
+		i, ok := at[d.Pair]
+		if !ok {
+			i = len(out)
+			at[d.Pair] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], d)
+	}
+	return out
+}
+
+// cloneTotals copies totals deeply enough that a failed Summarize leaves the original.
+func cloneTotals(t *store.Totals) *store.Totals {
+	c := *t
+	c.Bots = slices.Clone(t.Bots)
+	for i := range c.Bots {
+		if f := c.Bots[i].Faults; f != nil {
+			c.Bots[i].Faults = map[string]int{}
+			for k, v := range f {
+				c.Bots[i].Faults[k] = v
+			}
+		}
+	}
+	c.Pairings = slices.Clone(t.Pairings)
+	return &c
+}
+
+// Leagues returns the log's one league.
+func (s *LogSource) Leagues() ([]store.League, error) { return []store.League{s.league}, nil }
+
+// Totals returns the sums over the log's complete duplicate sets.
+func (s *LogSource) Totals(name string) (*store.Totals, error) {
+	if name != s.league.Name {
+		return nil, fmt.Errorf("league %q: %w", name, store.ErrNotFound)
+	}
+	return s.totals, nil
+}
+
+// Matches returns the log's matches in file order.
+func (s *LogSource) Matches(name string) ([]store.Match, error) {
+	if name != s.league.Name {
+		return nil, fmt.Errorf("league %q: %w", name, store.ErrNotFound)
+	}
+	return slices.Clone(s.matches), nil
+}
+
+// Deals calls fn with every deal of one match.
+func (s *LogSource) Deals(name string, match int, fn func(m *store.Match, rec *referee.DealRecord) error) error {
+	if name != s.league.Name || match < 0 || match >= len(s.matches) {
+		return fmt.Errorf("match %s/%d: %w", name, match, store.ErrNotFound)
+	}
+	m := s.matches[match]
+	for i := range s.deals[match] {
+		rec := s.deals[match][i]
+		if err := fn(&m, &rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LastMatches returns up to n of the log's matches, the last first.
+func (s *LogSource) LastMatches(name string, n int) ([]store.Match, error) {
+	ms, err := s.Matches(name)
+	if err != nil {
+		return nil, err
+	}
+	slices.Reverse(ms)
+	return ms[:min(n, len(ms))], nil
+}

@@ -1,0 +1,368 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"math"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/arena/view"
+	"github.com/klaverjas-arena/arena/referee"
+)
+
+// indexPage lists the leagues.
+type indexPage struct {
+	Leagues []leagueLine
+}
+
+type leagueLine struct {
+	store.League
+	Done    int
+	Running bool
+}
+
+func (p *indexPage) api() any { return p.Leagues }
+
+func (s *Server) index(r *http.Request) (string, any, error) {
+	ls, err := s.src.Leagues()
+	if err != nil {
+		return "", nil, err
+	}
+	p := &indexPage{Leagues: []leagueLine{}}
+	for _, l := range ls {
+		line := leagueLine{League: l, Running: s.live[l.Name] != nil}
+		if t, err := s.src.Totals(l.Name); err == nil {
+			line.Done = t.Matches
+		}
+		p.Leagues = append(p.Leagues, line)
+	}
+	return "index", p, nil
+}
+
+// leaguePage is a league's standings, crosstable, rating chart and progress.
+type leaguePage struct {
+	League     *store.League       `json:"league"`
+	Standings  *view.Standings     `json:"standings"`
+	Crosstable *view.Crosstable    `json:"crosstable"`
+	History    []view.HistoryPoint `json:"history"`
+	Status     *statusJSON         `json:"status,omitempty"` // while it runs in this process
+	Recent     []store.Match       `json:"-"`
+	Chart      *chart              `json:"-"`
+}
+
+func (s *Server) league(r *http.Request) (string, any, error) {
+	l, err := s.leagueInfo(r.PathValue("league"))
+	if err != nil {
+		return "", nil, err
+	}
+	_, tab, x, err := s.standings(l.Name)
+	if err != nil {
+		return "", nil, err
+	}
+	history, err := s.ratingHistory(l.Name, tab.Matches, len(l.Bots))
+	if err != nil {
+		return "", nil, err
+	}
+	p := &leaguePage{League: l, Standings: tab, Crosstable: x, History: history}
+	p.Chart = newChart(p.History, l.Bots)
+	if pr := s.live[l.Name]; pr != nil {
+		p.Status = newStatus(pr.Status())
+	}
+	if p.Recent, err = s.src.LastMatches(l.Name, 20); err != nil {
+		return "", nil, err
+	}
+	return "league", p, nil
+}
+
+// matchesPage lists every match of a league.
+type matchesPage struct {
+	League  *store.League
+	Matches []store.Match
+}
+
+func (p *matchesPage) api() any { return p.Matches }
+
+func (s *Server) matches(r *http.Request) (string, any, error) {
+	l, err := s.leagueInfo(r.PathValue("league"))
+	if err != nil {
+		return "", nil, err
+	}
+	ms, err := s.src.Matches(l.Name)
+	if err != nil {
+		return "", nil, err
+	}
+	return "matches", &matchesPage{League: l, Matches: ms}, nil
+}
+
+// botPage is one bot of a league.
+type botPage struct {
+	League  *store.League
+	Report  *view.BotReport
+	Matches []store.Match // the bot's matches, newest first
+	Faults  []kindCount
+	Hist    *histogram
+}
+
+type kindCount struct {
+	Kind  string
+	Count int
+}
+
+func (p *botPage) api() any { return p.Report }
+
+// botDeals is how many of a bot's most recent matches its page reads deals of, for its
+// decision times and its last stderr.
+const botDeals = 50
+
+func (s *Server) bot(r *http.Request) (string, any, error) {
+	l, err := s.leagueInfo(r.PathValue("league"))
+	if err != nil {
+		return "", nil, err
+	}
+	_, tab, x, err := s.standings(l.Name)
+	if err != nil {
+		return "", nil, err
+	}
+	row := slices.IndexFunc(tab.Standings, func(st view.Standing) bool { return st.Bot == r.PathValue("bot") })
+	if row < 0 {
+		return "", nil, fmt.Errorf("bot %q: %w", r.PathValue("bot"), errNotFound)
+	}
+	idx := tab.Standings[row].Index
+	ms, err := s.src.Matches(l.Name)
+	if err != nil {
+		return "", nil, err
+	}
+	var mine []store.Match
+	for _, m := range ms {
+		if slices.Contains(m.Seats, idx) {
+			mine = append(mine, m)
+		}
+	}
+	slices.SortStableFunc(mine, func(a, b store.Match) int { return b.Index - a.Index })
+	var deals []view.Located
+	recent := mine[:min(len(mine), botDeals)]
+	for i := len(recent) - 1; i >= 0; i-- { // oldest first: the last stderr is the newest
+		err := s.src.Deals(l.Name, recent[i].Index, func(m *store.Match, rec *referee.DealRecord) error {
+			deals = append(deals, view.Located{Where: m.ID, Rec: *rec})
+			return nil
+		})
+		if err != nil {
+			return "", nil, err
+		}
+	}
+	p := &botPage{League: l, Report: view.BotPage(tab, x, row, deals), Matches: mine}
+	for k, n := range tab.Standings[row].Faults {
+		p.Faults = append(p.Faults, kindCount{k, n})
+	}
+	slices.SortFunc(p.Faults, func(a, b kindCount) int { return b.Count - a.Count })
+	p.Hist = newHistogram(p.Report.Times.Histogram)
+	return "bot", p, nil
+}
+
+// matchPage is one match: its games, deals and duplicate boards.
+type matchPage struct {
+	League *store.League
+	Match  *view.MatchDeals
+}
+
+func (p *matchPage) api() any { return p.Match }
+
+func (s *Server) match(r *http.Request) (string, any, error) {
+	l, err := s.leagueInfo(r.PathValue("league"))
+	if err != nil {
+		return "", nil, err
+	}
+	n, err := number(r, "match", 0)
+	if err != nil {
+		return "", nil, err
+	}
+	m, deals, err := s.matchDeals(l.Name, n)
+	if err != nil {
+		return "", nil, err
+	}
+	return "match", &matchPage{League: l, Match: view.MatchPage(l.Name, m, deals, l.Bots)}, nil
+}
+
+// dealPage is the deal viewer.
+type dealPage struct {
+	League *store.League
+	Match  *store.Match
+	Deal   *DealJSON
+	API    string // the deal's JSON
+	Prev   string
+	Next   string
+}
+
+func (p *dealPage) api() any { return p.Deal }
+
+func (s *Server) deal(r *http.Request) (string, any, error) {
+	l, err := s.leagueInfo(r.PathValue("league"))
+	if err != nil {
+		return "", nil, err
+	}
+	n, err := number(r, "match", 0)
+	if err != nil {
+		return "", nil, err
+	}
+	k, err := number(r, "deal", 1)
+	if err != nil {
+		return "", nil, err
+	}
+	m, deals, err := s.matchDeals(l.Name, n)
+	if err != nil {
+		return "", nil, err
+	}
+	if k > len(deals) {
+		return "", nil, fmt.Errorf("match %s has %d deals, not %d: %w", m.ID, len(deals), k, errNotFound)
+	}
+	d := dealJSON(view.DealFromRecord(&deals[k-1], "db "+m.ID))
+	d.League, d.N, d.Of = l.Name, k, len(deals)
+	base := matchURL(l.Name, m.Index) + "/deal/"
+	p := &dealPage{League: l, Match: m, Deal: d, API: "/api" + base + strconv.Itoa(k)}
+	if k > 1 {
+		p.Prev = base + strconv.Itoa(k-1)
+	}
+	if k < len(deals) {
+		p.Next = base + strconv.Itoa(k+1)
+	}
+	return "deal", p, nil
+}
+
+// statusJSON is a running league's progress as the league page and its events show it.
+type statusJSON struct {
+	view.Status
+	Line string `json:"line"` // the same on one line
+}
+
+func newStatus(st view.Status) *statusJSON {
+	eta := "-"
+	if st.ETAKnown {
+		eta = st.ETA.Round(time.Second).String()
+	}
+	line := fmt.Sprintf("matches %d/%d, %.0f deals/s, ETA %s", st.Done, st.Total, st.Rate, eta)
+	if !st.Running {
+		line = fmt.Sprintf("matches %d/%d, stopped", st.Done, st.Total)
+	}
+	st.Totals = nil // the standings carry them
+	return &statusJSON{Status: st, Line: line}
+}
+
+// events streams a running league's progress and standings as server-sent events: one
+// "progress" event at once and one after every finished match, until the client leaves or
+// the league stops.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("league")
+	pr := s.live[name]
+	if pr == nil {
+		http.Error(w, fmt.Sprintf("league %q is not running in this server", name), http.StatusNotFound)
+		return
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	for {
+		changed := pr.Changed()
+		st := pr.Status()
+		ev := struct {
+			Status    *statusJSON     `json:"status"`
+			Standings *view.Standings `json:"standings,omitempty"`
+		}{Status: newStatus(st)}
+		if st.Totals != nil {
+			ev.Standings, _ = view.ComputeStandings(name, st.Totals, view.StandingsOptions{})
+		}
+		data, err := json.Marshal(ev)
+		if err != nil {
+			data, _ = json.Marshal(map[string]string{"error": err.Error()})
+		}
+		if _, err := fmt.Fprintf(w, "event: progress\ndata: %s\n\n", data); err != nil {
+			return
+		}
+		flusher.Flush()
+		if !st.Running && st.Total > 0 {
+			return
+		}
+		select {
+		case <-r.Context().Done():
+			return
+		case <-changed:
+		case <-time.After(15 * time.Second): // a heartbeat: rate and ETA move on
+		}
+	}
+}
+
+// matchURL is a match page's path.
+func matchURL(league string, index int) string {
+	return "/league/" + url.PathEscape(league) + "/match/" + strconv.Itoa(index)
+}
+
+var funcs = template.FuncMap{
+	"pct": func(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) },
+	"elo": func(v *float64) string {
+		if v == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%+.0f", *v)
+	},
+	"ci": func(v *float64) string {
+		if v == nil {
+			return ""
+		}
+		return fmt.Sprintf("± %.0f", *v)
+	},
+	"ms":        func(v float64) string { return fmt.Sprintf("%.2f", v) },
+	"leagueURL": func(l string) string { return "/league/" + url.PathEscape(l) },
+	"botURL":    func(l, b string) string { return "/league/" + url.PathEscape(l) + "/bot/" + url.PathEscape(b) },
+	"matchURL":  matchURL,
+	"dealURL": func(l string, m, d int) string {
+		return matchURL(l, m) + "/deal/" + strconv.Itoa(d)
+	},
+	// heat is a crosstable cell's colour class: 0 (row lost everything) … 10 (won all).
+	"heat": func(c view.Cell) string {
+		if c.Pairs == 0 {
+			return "none"
+		}
+		return "h" + strconv.Itoa(int(math.Round(10*c.Share)))
+	},
+	"losText": func(v *float64) string {
+		if v == nil {
+			return ""
+		}
+		return fmt.Sprintf("LOS %.0f%%", 100**v)
+	},
+	"botName": func(names []string, i int) string {
+		if i >= 0 && i < len(names) {
+			return names[i]
+		}
+		return "?"
+	},
+	"side": func(players, i int) string {
+		if players == 3 {
+			return []string{"N", "E", "S", "W"}[min(i, 3)]
+		}
+		return []string{"NS", "EW"}[min(i, 1)]
+	},
+	"add": func(a, b int) int { return a + b },
+	"time": func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.UTC().Format("2006-01-02 15:04:05")
+	},
+	"faults": func(f map[string]int) string {
+		n := 0
+		for _, v := range f {
+			n += v
+		}
+		return strconv.Itoa(n)
+	},
+}

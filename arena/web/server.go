@@ -1,0 +1,245 @@
+package web
+
+import (
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/arena/view"
+	"github.com/klaverjas-arena/arena/referee"
+)
+
+//go:embed templates static
+var files embed.FS
+
+// Server is the viewer's http.Handler. It only reads its Source.
+type Server struct {
+	src   Source
+	live  map[string]*view.Progress // running leagues, by name
+	pages map[string]*template.Template
+	mux   *http.ServeMux
+
+	mu      sync.Mutex
+	history map[string]historyCache
+}
+
+// historyCache is a league's rating history as of a number of done matches.
+type historyCache struct {
+	matches int
+	at      time.Time
+	points  []view.HistoryPoint
+}
+
+// historyAge is how long a running league's rating chart may lag behind its matches: the
+// chart reads every match record, which costs a league of a million deals half a second.
+const historyAge = 30 * time.Second
+
+// csp allows this server's own script and style only: no inline script, no inline
+// style, nothing from elsewhere.
+const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+// New returns a viewer of src. live maps the name of a league running in this process to
+// its progress, whose changes the league page shows as they happen; it may be nil.
+func New(src Source, live map[string]*view.Progress) (*Server, error) {
+	s := &Server{src: src, live: live, pages: map[string]*template.Template{}, mux: http.NewServeMux(), history: map[string]historyCache{}}
+	for _, p := range []string{"index", "league", "matches", "bot", "match", "deal"} {
+		t, err := template.New(p).Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/"+p+".html")
+		if err != nil {
+			return nil, err
+		}
+		s.pages[p] = t
+	}
+	static, err := fs.Sub(files, "static")
+	if err != nil {
+		return nil, err
+	}
+	s.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	s.route("/{$}", s.index)
+	s.route("/league/{league}", s.league)
+	s.route("/league/{league}/matches", s.matches)
+	s.route("/league/{league}/bot/{bot}", s.bot)
+	s.route("/league/{league}/match/{match}", s.match)
+	s.route("/league/{league}/match/{match}/deal/{deal}", s.deal)
+	s.mux.HandleFunc("GET /league/{league}/events", s.events)
+	return s, nil
+}
+
+// page is a handler that renders one page, or its JSON under /api with the same path.
+type page func(r *http.Request) (name string, data any, err error)
+
+// route serves a page at path and its data as JSON at /api+path.
+func (s *Server) route(path string, p page) {
+	s.mux.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) {
+		name, data, err := p(r)
+		if err != nil {
+			s.fail(w, err)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if err := s.pages[name].ExecuteTemplate(w, "layout", data); err != nil {
+			// The status line is sent: all that can be done is to stop the page.
+			fmt.Fprintf(w, "\n<p class=error>page error</p>")
+		}
+	})
+	api := "/api" + path
+	if path == "/{$}" {
+		api = "/api/leagues"
+	}
+	s.mux.HandleFunc("GET "+api, func(w http.ResponseWriter, r *http.Request) {
+		_, data, err := p(r)
+		if err != nil {
+			s.fail(w, err)
+			return
+		}
+		if j, ok := data.(interface{ api() any }); ok {
+			data = j.api()
+		}
+		body, err := json.MarshalIndent(data, "", "  ")
+		if err != nil {
+			s.fail(w, err)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(append(body, '\n'))
+	})
+}
+
+// ServeHTTP serves GET and HEAD only, with the security headers on every answer.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", csp)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		h.Set("Allow", "GET, HEAD")
+		http.Error(w, "read-only: only GET and HEAD", http.StatusMethodNotAllowed)
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// errNotFound is a page that does not exist.
+var errNotFound = errors.New("not found")
+
+func (s *Server) fail(w http.ResponseWriter, err error) {
+	switch {
+	case errors.Is(err, errNotFound), errors.Is(err, store.ErrNotFound):
+		http.Error(w, err.Error(), http.StatusNotFound)
+	default:
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+	}
+}
+
+// leagueInfo finds a league by name.
+func (s *Server) leagueInfo(name string) (*store.League, error) {
+	ls, err := s.src.Leagues()
+	if err != nil {
+		return nil, err
+	}
+	for i := range ls {
+		if ls[i].Name == name {
+			return &ls[i], nil
+		}
+	}
+	return nil, fmt.Errorf("league %q: %w", name, errNotFound)
+}
+
+// standings computes a league's standings, crosstable and totals.
+func (s *Server) standings(name string) (*store.Totals, *view.Standings, *view.Crosstable, error) {
+	t, err := s.src.Totals(name)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	tab, err := view.ComputeStandings(name, t, view.StandingsOptions{})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return t, tab, view.ComputeCrosstable(t, tab), nil
+}
+
+// ratingHistory returns the league's rating chart data after done matches: computed again
+// when more matches are done, at most every historyAge.
+func (s *Server) ratingHistory(name string, done, bots int) ([]view.HistoryPoint, error) {
+	s.mu.Lock()
+	c, ok := s.history[name]
+	s.mu.Unlock()
+	if ok && (c.matches == done || time.Since(c.at) < historyAge) {
+		return c.points, nil
+	}
+	matches, err := s.src.Matches(name)
+	if err != nil {
+		return nil, err
+	}
+	h := view.RatingHistory(matches, bots, 40)
+	s.mu.Lock()
+	s.history[name] = historyCache{matches: done, at: time.Now(), points: h}
+	s.mu.Unlock()
+	return h, nil
+}
+
+// Warm computes every league's rating chart now, so that the first visitor of a large
+// league does not wait for it (it reads every match record).
+func (s *Server) Warm() error {
+	ls, err := s.src.Leagues()
+	if err != nil {
+		return err
+	}
+	for _, l := range ls {
+		t, err := s.src.Totals(l.Name)
+		if err != nil {
+			return err
+		}
+		if _, err := s.ratingHistory(l.Name, t.Matches, len(l.Bots)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// matchDeals reads one match and its deals.
+func (s *Server) matchDeals(league string, index int) (*store.Match, []referee.DealRecord, error) {
+	var m *store.Match
+	var deals []referee.DealRecord
+	err := s.src.Deals(league, index, func(sm *store.Match, rec *referee.DealRecord) error {
+		if m == nil {
+			c := *sm
+			m = &c
+		}
+		deals = append(deals, *rec)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if m == nil {
+		ms, err := s.src.Matches(league)
+		if err != nil {
+			return nil, nil, err
+		}
+		i := slices.IndexFunc(ms, func(x store.Match) bool { return x.Index == index })
+		if i < 0 {
+			return nil, nil, fmt.Errorf("match %s/%d: %w", league, index, errNotFound)
+		}
+		m = &ms[i]
+	}
+	return m, deals, nil
+}
+
+// number reads a path value that must be a number ≥ min.
+func number(r *http.Request, name string, min int) (int, error) {
+	n, err := strconv.Atoi(r.PathValue(name))
+	if err != nil || n < min {
+		return 0, fmt.Errorf("%s %q: %w", name, r.PathValue(name), errNotFound)
+	}
+	return n, nil
+}
