@@ -50,7 +50,7 @@ func testKill9MidRound(t *testing.T, extra string, bots, games int, ranking stri
 	t.Logf("seed %d; round 1 has %d of %d matches", seed, round1, f.Pairing.Matches())
 	rng := rand.New(rand.NewPCG(seed, 0))
 	midRound, finished := false, false
-	for kill := 0; kill < 6 && !finished; kill++ {
+	for kill := 0; kill < 12 && !finished && (kill < 6 || !midRound); kill++ {
 		cmd := exec.Command(arena, "league", "--db", db, file)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
@@ -59,11 +59,11 @@ func testKill9MidRound(t *testing.T, extra string, bots, games int, ranking stri
 		}
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
-		// The first kill waits until round 1 is done and a later round has begun; the
-		// others come at random moments.
+		// Until a kill has hit a match of a later round half played, each kill waits for
+		// that round to be under way; the others come at random moments.
 		var wait <-chan time.Time
-		if kill == 0 {
-			wait = laterRound(snapshotPath(db), round1, done)
+		if !midRound {
+			wait = laterRound(snapshotPath(db), round1, 0.2+0.5*rng.Float64(), done)
 		} else {
 			wait = time.After(time.Duration(50+rng.IntN(400)) * time.Millisecond)
 		}
@@ -118,19 +118,32 @@ func testKill9MidRound(t *testing.T, extra string, bots, games int, ranking stri
 	}
 }
 
-// laterRound fires once the running league's snapshot shows more than n matches done (a
-// later round has started), or never if the arena exits first.
-func laterRound(snapshot string, n int, exited <-chan error) <-chan time.Time {
+// laterRound fires in the middle of a match of a round after the first n matches: once two
+// matches have finished while it watched the league's snapshot, the later after match n, it
+// waits the given fraction of the time between them, so that the next match is under way
+// however fast the machine plays.
+func laterRound(snapshot string, n int, fraction float64, exited <-chan error) <-chan time.Time {
 	fire := make(chan time.Time, 1)
 	go func() {
-		for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		prev, last := -1, time.Time{}
+		for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 			if len(exited) > 0 {
 				return
 			}
-			if s, err := league.ReadSnapshot(snapshot); err == nil && s.Totals.Matches > n {
+			s, err := league.ReadSnapshot(snapshot)
+			if err != nil || s.Totals.Matches == prev {
+				continue
+			}
+			now := time.Now()
+			if prev >= 0 && !last.IsZero() && s.Totals.Matches > n {
+				time.Sleep(time.Duration(fraction * float64(now.Sub(last))))
 				fire <- time.Now()
 				return
 			}
+			if prev >= 0 {
+				last = now
+			}
+			prev = s.Totals.Matches
 		}
 	}()
 	return fire
