@@ -38,7 +38,9 @@ demo: deps build
 	@dir=$$(mktemp -d) && echo "database $$dir/arena.db" && \
 	$(BIN)/arena league --db $$dir/arena.db arena/league/examples/demo.toml && \
 	echo && echo "replay a deal trick by trick:" && \
-	echo "  $(BIN)/arena replay --db $$dir/arena.db demo/0/1"
+	echo "  $(BIN)/arena replay --db $$dir/arena.db demo/0/1" && \
+	echo "serve the league, its matches and every deal to a browser at http://127.0.0.1:8080:" && \
+	echo "  $(BIN)/arena serve --db $$dir/arena.db"
 
 ## demo-game: play a whole 16-deal game between random players, deal by deal.
 demo-game: build
