@@ -173,16 +173,22 @@ type matchPage struct {
 
 func (p *matchPage) api() any { return p.Match }
 
-func (s *Server) match(r *http.Request) (string, any, error) {
+// requestedMatch reads the league and the match the request's path names, with its deals.
+func (s *Server) requestedMatch(r *http.Request) (*store.League, *store.Match, []referee.DealRecord, error) {
 	l, err := s.leagueInfo(r.PathValue("league"))
 	if err != nil {
-		return "", nil, err
+		return nil, nil, nil, err
 	}
 	n, err := number(r, "match", 0)
 	if err != nil {
-		return "", nil, err
+		return nil, nil, nil, err
 	}
 	m, deals, err := s.matchDeals(l.Name, n)
+	return l, m, deals, err
+}
+
+func (s *Server) match(r *http.Request) (string, any, error) {
+	l, m, deals, err := s.requestedMatch(r)
 	if err != nil {
 		return "", nil, err
 	}
@@ -202,19 +208,11 @@ type dealPage struct {
 func (p *dealPage) api() any { return p.Deal }
 
 func (s *Server) deal(r *http.Request) (string, any, error) {
-	l, err := s.leagueInfo(r.PathValue("league"))
-	if err != nil {
-		return "", nil, err
-	}
-	n, err := number(r, "match", 0)
+	l, m, deals, err := s.requestedMatch(r)
 	if err != nil {
 		return "", nil, err
 	}
 	k, err := number(r, "deal", 1)
-	if err != nil {
-		return "", nil, err
-	}
-	m, deals, err := s.matchDeals(l.Name, n)
 	if err != nil {
 		return "", nil, err
 	}
