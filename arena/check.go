@@ -28,8 +28,8 @@ func checkCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "bots", EnvVars: []string{"ARENA_BOTS"}, Usage: "TOML `FILE` of bot definitions ([[bot]] name, cmd, dir, env, decision, stderr)"},
 			&cli.DurationFlag{Name: "time", Value: referee.DefaultTimeControl.Decision, Usage: "time per decision"},
-			&cli.DurationFlag{Name: "grace", Value: referee.DefaultTimeControl.Grace, Usage: "grace on top of the decision time before a timeout"},
-			&cli.DurationFlag{Name: "startup", Value: referee.DefaultTimeControl.Startup, Usage: "time for each handshake answer"},
+			graceFlag(),
+			startupFlag(),
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed for the cards of the full game"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			sandboxFlag(),

@@ -60,6 +60,16 @@ func sandboxFlag() cli.Flag {
 	return &cli.StringFlag{Name: "sandbox", Value: "on", Usage: "on: every bot in its own sandbox (bubblewrap; see README); off: bots run unconfined, as the arena's user"}
 }
 
+// graceFlag is the --grace flag of the commands that run bots.
+func graceFlag() cli.Flag {
+	return &cli.DurationFlag{Name: "grace", Value: referee.DefaultTimeControl.Grace, Usage: "grace on top of the decision time before a timeout"}
+}
+
+// startupFlag is the --startup flag of the commands that run bots.
+func startupFlag() cli.Flag {
+	return &cli.DurationFlag{Name: "startup", Value: referee.DefaultTimeControl.Startup, Usage: "time for each handshake answer"}
+}
+
 // sandboxPolicy reads the value of --sandbox.
 func sandboxPolicy(mode string) (confine.Policy, error) {
 	off, err := confine.ParseMode(mode)
