@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -49,8 +50,10 @@ func testKill9MidRound(t *testing.T, extra string, bots, games int, ranking stri
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d; round 1 has %d of %d matches", seed, round1, f.Pairing.Matches())
 	rng := rand.New(rand.NewPCG(seed, 0))
+	// The loop ends after six kills once one has hit a later round's match half played. A
+	// league that finishes before that is played afresh, up to twenty runs in all.
 	midRound, finished := false, false
-	for kill := 0; kill < 12 && !finished && (kill < 6 || !midRound); kill++ {
+	for kill := 0; kill < 20 && !finished && (kill < 6 || !midRound); kill++ {
 		cmd := exec.Command(arena, "league", "--db", db, file)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
@@ -72,7 +75,17 @@ func testKill9MidRound(t *testing.T, extra string, bots, games int, ranking stri
 			if err != nil {
 				t.Fatalf("arena exited early: %v\n%s", err, out.String())
 			}
-			finished = true
+			if midRound {
+				finished = true
+				continue
+			}
+			t.Logf("the league finished before a kill hit a later round's match half played: playing it afresh")
+			files, _ := filepath.Glob(db + "*")
+			for _, f := range files {
+				if err := os.Remove(f); err != nil {
+					t.Fatal(err)
+				}
+			}
 		case <-wait:
 			_ = cmd.Process.Signal(syscall.SIGKILL)
 			<-done

@@ -162,6 +162,9 @@ func runLeague(c *cli.Context) error {
 	l, todo, err := r.Prepare()
 	switch {
 	case errors.Is(err, league.ErrFinished):
+		if r.Copy != "" {
+			_ = os.Remove(r.Copy) // left by a shard killed after its last match
+		}
 		fmt.Fprintf(out, "league %s is finished (%d matches); its standings:\n\n", l.Name, l.Matches)
 		return showStandings(out, db, l.Name, standingsOptions{})
 	case err != nil:

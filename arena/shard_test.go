@@ -39,8 +39,12 @@ func TestShardKill9Merge(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 0))
+	// A kill's moment is drawn from a window that widens each time a kill left no match half
+	// played and narrows (starting shard 1 afresh) each time the shard finished first: the
+	// kills must hit a match in the middle however fast or loaded the machine is.
 	partial, mergedRunning := false, false
-	for kill := 0; kill < 5; kill++ {
+	window := 1.0
+	for kills, attempt := 0, 0; (kills < 5 || !partial) && attempt < 20; attempt++ {
 		cmd := exec.Command(arena, shard(1)...)
 		var log bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &log, &log
@@ -49,36 +53,34 @@ func TestShardKill9Merge(t *testing.T) {
 		}
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
-		if kill == 0 {
-			// Merge while the shard runs, once it has written its copy.
-			copyFile := store.CopyPath(filepath.Join(dir, "shard-1.db"))
-			for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline) && len(done) == 0; time.Sleep(20 * time.Millisecond) {
-				if _, err := os.Stat(copyFile); err == nil {
-					break
-				}
-			}
-			if len(done) == 0 {
-				text, err := exec.Command(arena, "merge", out, filepath.Join(dir, "shard-1.db")).CombinedOutput()
-				if err != nil {
-					t.Fatalf("merge while shard 1 runs: %v\n%s", err, text)
-				}
-				mergedRunning = bytes.Contains(text, []byte("held by a running shard: merging its copy")) && bytes.Contains(text, []byte("missing: "))
-				if !mergedRunning {
-					t.Logf("merge did not read a running shard:\n%s", text)
-				}
-			}
+		if attempt == 0 {
+			mergedRunning = mergeRunningShard(t, arena, out, filepath.Join(dir, "shard-1.db"), done)
 		}
 		select {
 		case err := <-done:
 			if err != nil {
 				t.Fatalf("shard 1 exited early: %v\n%s", err, log.String())
 			}
-			kill = 5
-		case <-time.After(time.Duration(50+rng.IntN(400)) * time.Millisecond):
+			if partial {
+				kills = 5
+				continue
+			}
+			t.Logf("shard 1 finished before a kill hit a match half played (window %.2g): starting it afresh", window)
+			files, _ := filepath.Glob(filepath.Join(dir, "shard-1.db*"))
+			for _, f := range files {
+				if err := os.Remove(f); err != nil {
+					t.Fatal(err)
+				}
+			}
+			window = max(window/2, 0.05)
+		case <-time.After(time.Duration(window*float64(50+rng.IntN(400))) * time.Millisecond):
 			_ = cmd.Process.Signal(syscall.SIGKILL)
 			<-done
+			kills++
 			if partialIndex(t, filepath.Join(dir, "shard-1.db")) >= 0 {
 				partial = true
+			} else {
+				window = min(2*window, 16)
 			}
 		}
 	}
@@ -95,6 +97,16 @@ func TestShardKill9Merge(t *testing.T) {
 	}
 	if _, err := os.Stat(store.CopyPath(filepath.Join(dir, "shard-1.db"))); err == nil {
 		t.Error("a finished shard left its copy (which holds the key) behind")
+	}
+	// A shard killed after its last match leaves its copy: running it again removes it.
+	if err := os.WriteFile(store.CopyPath(filepath.Join(dir, "shard-1.db")), []byte("stale"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if text, err := exec.Command(arena, shard(1)...).CombinedOutput(); err != nil || !bytes.Contains(text, []byte("is finished")) {
+		t.Fatalf("finished shard 1 again: %v\n%s", err, text)
+	}
+	if _, err := os.Stat(store.CopyPath(filepath.Join(dir, "shard-1.db"))); err == nil {
+		t.Error("a finished shard run again left the copy of a killed run behind")
 	}
 	text, err := exec.Command(arena, "merge", "--complete", out, filepath.Join(dir, "shard-1.db"), filepath.Join(dir, "shard-2.db")).CombinedOutput()
 	if err != nil || !bytes.Contains(text, []byte("league t is complete")) {
@@ -119,6 +131,30 @@ func TestShardKill9Merge(t *testing.T) {
 			t.Errorf("%s: merged elo %v, whole %v", bot, ea[bot], e)
 		}
 	}
+}
+
+// mergeRunningShard merges the shard at path into out while the shard runs, once the shard
+// has written the copy it keeps, and reports whether merge read that copy and listed the
+// matches still missing. It returns false without merging if the shard exits first.
+func mergeRunningShard(t *testing.T, arena, out, path string, exited <-chan error) bool {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline) && len(exited) == 0; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(store.CopyPath(path)); err == nil {
+			break
+		}
+	}
+	if len(exited) > 0 {
+		return false
+	}
+	text, err := exec.Command(arena, "merge", out, path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("merge while shard 1 runs: %v\n%s", err, text)
+	}
+	ok := bytes.Contains(text, []byte("held by a running shard: merging its copy")) && bytes.Contains(text, []byte("missing: "))
+	if !ok {
+		t.Logf("merge did not read a running shard:\n%s", text)
+	}
+	return ok
 }
 
 // untimedDeals returns every deal of league t as JSON lines without the bots' times.
