@@ -21,8 +21,9 @@ func millionResults(mixed bool) []Result {
 	return rs
 }
 
-// BenchmarkMillion aggregates 1,000,000 results among 100 bots into a Stats and fits
-// the points channel with its covariance: the whole refit from raw results.
+// BenchmarkMillion aggregates 1,000,000 results among 100 bots into a Stats (with
+// AddAll) and fits the points channel with its covariance: the whole refit from raw
+// results.
 func BenchmarkMillion(b *testing.B) {
 	for _, bc := range []struct {
 		name  string
@@ -32,12 +33,39 @@ func BenchmarkMillion(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
 				var st Stats
+				if err := st.AddAll(rs); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := Fit(&st, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkAdd aggregates 1,000,000 results among 100 bots one at a time with Add, and
+// all at once with AddAll.
+func BenchmarkAdd(b *testing.B) {
+	for _, bc := range []struct {
+		name  string
+		mixed bool
+	}{{"solo", false}, {"mixed", true}} {
+		rs := millionResults(bc.mixed)
+		b.Run(bc.name+"/Add", func(b *testing.B) {
+			for b.Loop() {
+				var st Stats
 				for _, r := range rs {
 					if err := st.Add(r); err != nil {
 						b.Fatal(err)
 					}
 				}
-				if _, err := Fit(&st, Options{}); err != nil {
+			}
+		})
+		b.Run(bc.name+"/AddAll", func(b *testing.B) {
+			for b.Loop() {
+				var st Stats
+				if err := st.AddAll(rs); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -53,10 +81,8 @@ func BenchmarkFit(b *testing.B) {
 		mixed bool
 	}{{"solo", false}, {"mixed", true}} {
 		var st Stats
-		for _, r := range millionResults(bc.mixed) {
-			if err := st.Add(r); err != nil {
-				b.Fatal(err)
-			}
+		if err := st.AddAll(millionResults(bc.mixed)); err != nil {
+			b.Fatal(err)
 		}
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportMetric(float64(len(st.Pairings)), "pairings")

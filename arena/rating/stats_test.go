@@ -3,6 +3,8 @@ package rating
 import (
 	"errors"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -74,44 +76,77 @@ func TestStats_AddSums(t *testing.T) {
 	}
 }
 
-func TestStats_Merge(t *testing.T) {
+func TestStats_AddAllSumsAsAdd(t *testing.T) {
 	seed := testSeed(t)
 	s := newSim(seed, 0, spread(10, -300, 300))
-	var all, a, b Stats
-	for i := range 2000 {
+	rs := make([]Result, 3000)
+	for i := range rs {
 		t1, t2, f := s.teams()
-		r := s.duplicateBetween(t1, t2, f, 0.8)
-		mustAdd(t, &all, r)
-		if i%3 == 0 {
-			mustAdd(t, &a, r)
-		} else {
-			mustAdd(t, &b, r)
+		rs[i] = s.duplicateBetween(t1, t2, f, 0.8)
+		if i%7 == 0 {
+			rs[i].Team1, rs[i].Team2 = Team{rs[i].Team2[1], rs[i].Team2[0]}, rs[i].Team1
+			rs[i].Points, rs[i].GameScore = 1-rs[i].Points, float64(rs[i].Games)-rs[i].GameScore
+		}
+		if i%11 == 0 {
+			rs[i].Weight = 0.5
 		}
 	}
-	if err := a.Merge(&b); err != nil {
+	rs[5].Team2 = sortTeam(rs[5].Team1) // a team against itself: ignored by both
+	var one, all, some Stats
+	for _, r := range rs {
+		mustAdd(t, &one, r)
+	}
+	if err := all.AddAll(rs); err != nil {
 		t.Fatal(err)
 	}
-	for _, ch := range []Channel{Points, Games} {
-		assertSameFit(t, mustFit(t, &all, Options{Channel: ch}), mustFit(t, &a, Options{Channel: ch}), 1e-9)
+	// Into a Stats that holds pairings already: the first third by Add, the rest in two
+	// batches, then one more result by Add (which rebuilds the index).
+	for _, r := range rs[:1000] {
+		mustAdd(t, &some, r)
 	}
-	// Merging a Stats into itself doubles every sum, also when it was loaded with a
-	// pairing saved in two parts (here its points and its games).
-	pointsPart, gamesPart := all.Pairings[0], all.Pairings[0]
-	pointsPart.Games, gamesPart.Points = Sums{}, Sums{}
-	double := Stats{Pairings: append([]Pairing{pointsPart, gamesPart}, all.Pairings[1:]...)}
-	if err := double.Merge(&double); err != nil {
-		t.Fatal(err)
-	}
-	if len(double.Pairings) != len(all.Pairings) {
-		t.Fatalf("self-merge: %d pairings, want %d", len(double.Pairings), len(all.Pairings))
-	}
-	for i, p := range double.Pairings {
-		want := all.Pairings[i]
-		want.Points.add(want.Points)
-		want.Games.add(want.Games)
-		if !pairingsClose(p, want, 1e-9) {
-			t.Fatalf("self-merge: pairing %d %+v, want %+v", i, p, want)
+	for _, batch := range [][]Result{rs[1000:2000], rs[2000:2999]} {
+		if err := some.AddAll(batch); err != nil {
+			t.Fatal(err)
 		}
+	}
+	mustAdd(t, &some, rs[2999])
+	want := map[[2]Team]Pairing{}
+	for _, p := range one.Pairings {
+		want[[2]Team{p.Team1, p.Team2}] = p
+	}
+	for name, st := range map[string]*Stats{"AddAll": &all, "Add then AddAll": &some} {
+		if len(st.Pairings) != len(one.Pairings) {
+			t.Fatalf("%s: %d pairings, Add made %d", name, len(st.Pairings), len(one.Pairings))
+		}
+		for _, p := range st.Pairings {
+			// The same additions in the same order: equal to the last bit.
+			if q := want[[2]Team{p.Team1, p.Team2}]; p != q {
+				t.Fatalf("%s: pairing %+v, Add made %+v", name, p, q)
+			}
+		}
+	}
+	for i := 1; i < len(all.Pairings); i++ {
+		if a, b := all.Pairings[i-1], all.Pairings[i]; key(a.Team1, a.Team2) >= key(b.Team1, b.Team2) {
+			t.Fatalf("AddAll's pairings out of order at %d: %v v %v, then %v v %v", i, a.Team1, a.Team2, b.Team1, b.Team2)
+		}
+	}
+}
+
+func TestStats_AddAllRejectsInvalid(t *testing.T) {
+	good := Result{Team1: Solo(0), Team2: Solo(1), Points: 0.5}
+	var st Stats
+	mustAdd(t, &st, good)
+	before := slices.Clone(st.Pairings)
+	err := st.AddAll([]Result{good, good, {Team1: Solo(0), Team2: Solo(2), Points: 2}})
+	if !errors.Is(err, ErrInvalidResult) || !strings.Contains(err.Error(), "result 2") {
+		t.Fatalf("AddAll with an invalid third result = %v, want ErrInvalidResult naming result 2", err)
+	}
+	if !slices.Equal(st.Pairings, before) {
+		t.Errorf("AddAll changed the Stats on error: %+v, was %+v", st.Pairings, before)
+	}
+	loaded := Stats{Pairings: []Pairing{{Team1: Solo(0), Team2: Solo(1), Points: Sums{N: math.NaN()}}}}
+	if err := loaded.AddAll([]Result{good}); !errors.Is(err, ErrInvalidResult) {
+		t.Errorf("AddAll to a Stats loaded with an invalid pairing = %v, want ErrInvalidResult", err)
 	}
 }
 
@@ -141,17 +176,13 @@ func TestStats_LoadSaved(t *testing.T) {
 	assertSameFit(t, mustFit(t, &st, Options{Channel: Games}), mustFit(t, &loaded, Options{Channel: Games}), 1e-9)
 }
 
-func TestStats_AddPairingRejectsInvalid(t *testing.T) {
+func TestStats_LoadInvalid(t *testing.T) {
 	for _, p := range []Pairing{
 		{Team1: Solo(-1), Team2: Solo(0)},
 		{Team1: Solo(0), Team2: Solo(1), Points: Sums{N: math.NaN()}},
 		{Team1: Solo(0), Team2: Solo(1), Games: Sums{Clusters: -1}},
 		{Team1: Solo(0), Team2: Solo(1), Games: Sums{N: -1}},
 	} {
-		var st Stats
-		if err := st.AddPairing(p); !errors.Is(err, ErrInvalidResult) {
-			t.Errorf("AddPairing(%+v) = %v, want ErrInvalidResult", p, err)
-		}
 		loaded := Stats{Pairings: []Pairing{p}}
 		if err := loaded.Add(Result{Team1: Solo(0), Team2: Solo(1)}); !errors.Is(err, ErrInvalidResult) {
 			t.Errorf("Add to Stats{Pairings: %+v} = %v, want ErrInvalidResult", p, err)
