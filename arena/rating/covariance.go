@@ -24,19 +24,22 @@ func (d *design) covariance(r, h []float64) (sandwich, plain []float64, err erro
 		plain[i] -= off
 	}
 	j := make([]float64, n*n)
-	for i := range d.terms {
-		t := &d.terms[i]
-		f := Expected(t.diff(r))
-		s := t.sums
-		// Σ_c w²(S_c − n_c·F)², times κ², times 1/4 for x = c2/2.
-		q := kappa * kappa * (s.SS - 2*f*s.NS + f*f*s.NN) / 4
-		for p := range t.k {
-			row, qp := j[int(t.idx[p])*n:int(t.idx[p])*n+n], q*float64(t.c2[p])
-			for k := range t.k {
-				row[t.idx[k]] += qp * float64(t.c2[k])
-			}
+	lv := &d.lv
+	lv.set(d.teams, r)
+	d.acc.reset()
+	var q [evalChunk]float64
+	for base := 0; base < len(d.terms); base += evalChunk {
+		ts := d.terms[base:min(base+evalChunk, len(d.terms))]
+		for i := range ts {
+			t := &ts[i]
+			_, ez := lv.logistic(t)
+			f, s := 1/(1+ez), t.sums
+			// Σ_c w²(S_c − n_c·F)², times κ².
+			q[i] = kappa * kappa * (s.SS - 2*f*s.NS + f*f*s.NN)
 		}
+		d.acc.accumulate(d.teams, ts, q[:len(ts)], nil)
 	}
+	d.acc.expand(d.teams, j, nil)
 	sandwich = mul(mul(plain, j, n), plain, n)
 	c := float64(d.clusters)
 	factor := c / (c - float64(n-1))

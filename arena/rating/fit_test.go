@@ -200,3 +200,33 @@ func TestRatings_LOSMatrix(t *testing.T) {
 		t.Errorf("DiffHalfWidth95(0, 1) = %v, want %v", h, want)
 	}
 }
+
+// TestFitAfterOvershoot fits data (found by a random search) on which a long Newton step
+// of the fit without a prior overshoots: the log-likelihood falls again at its end, so
+// that the fit must measure the objective and halve the step. The fit must still end at
+// the maximum, where the gradient vanishes.
+func TestFitAfterOvershoot(t *testing.T) {
+	rs := []Result{
+		{Team1: Team{1, 0}, Team2: Team{1, 3}, Points: 0.11554666012922499, Weight: 235},
+		{Team1: Team{2, 3}, Team2: Team{1, 0}, Points: 0.9061774434811893, Weight: 1},
+		{Team1: Team{3, 2}, Team2: Solo(0), Points: 0.2699923678517073, Weight: 1},
+		{Team1: Team{3, 0}, Team2: Team{0, 2}, Points: 0.22112075985077928, Weight: 441},
+		{Team1: Solo(0), Team2: Team{1, 3}, Points: 0.7715842430774528, Weight: 1},
+	}
+	var st Stats
+	if err := st.AddAll(rs); err != nil {
+		t.Fatal(err)
+	}
+	res := mustFit(t, &st, Options{PriorSD: math.Inf(1)})
+	d, err := newDesign(&st, Points)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &evaluation{g: make([]float64, d.n), h: make([]float64, d.n*d.n)}
+	d.eval(res.Elo, e)
+	for i, g := range e.g {
+		if math.Abs(g) > 1e-9 {
+			t.Errorf("gradient %d at the fit = %g, want 0", i, g)
+		}
+	}
+}

@@ -31,52 +31,30 @@ type evaluation struct {
 }
 
 // evalChunk is the number of terms eval computes the logistic function for before it
-// accumulates them, so that the exponentials of a chunk can overlap in the processor.
+// accumulates them.
 const evalChunk = 256
 
-// eval computes the gradient and negated Hessian of the log-likelihood at r, and its
-// value if withObj is set.
-func (d *design) eval(r []float64, withObj bool, e *evaluation) {
-	n := d.n
-	clear(e.g)
-	clear(e.h)
-	obj := 0.0
+// eval computes the gradient and negated Hessian of the log-likelihood at r; its value
+// is left to objective.
+func (d *design) eval(r []float64, e *evaluation) {
+	lv := &d.lv
+	lv.set(d.teams, r)
+	d.acc.reset()
 	var gam, v [evalChunk]float64
 	for base := 0; base < len(d.terms); base += evalChunk {
 		ts := d.terms[base:min(base+evalChunk, len(d.terms))]
 		for i := range ts {
 			t := &ts[i]
-			z := max(-maxZ, min(maxZ, kappa*t.diff(r)))
-			ez := math.Exp(-z)
+			_, ez := lv.logistic(t)
 			f := 1 / (1 + ez)
-			if withObj {
-				// a·ln F + (b−a)·ln(1−F), with ln F = −ln(1+e^−z), ln(1−F) = −z − ln(1+e^−z).
-				obj -= t.b*math.Log1p(ez) + (t.b-t.a)*z
-			}
-			// With x = c2/2: gradient κ(a − bF)·x, negated Hessian κ²·b·F(1−F)·x·xᵀ.
-			gam[i] = kappa * (t.a - t.b*f) / 2
-			v[i] = kappa * kappa * t.b * ez * f * f / 4
+			// Gradient κ(a − bF)·x, negated Hessian κ²·b·F(1−F)·x·xᵀ.
+			gam[i] = kappa * (t.a - t.b*f)
+			v[i] = kappa * kappa * t.b * ez * f * f
 		}
-		for i := range ts {
-			t := &ts[i]
-			for p := range t.k {
-				ip, cp := int(t.idx[p]), float64(t.c2[p])
-				e.g[ip] += gam[i] * cp
-				vp := v[i] * cp
-				for q := p; q < t.k; q++ {
-					iq := int(t.idx[q])
-					lo, hi := min(ip, iq), max(ip, iq)
-					e.h[lo*n+hi] += vp * float64(t.c2[q])
-				}
-			}
-		}
+		d.acc.accumulate(d.teams, ts, v[:len(ts)], gam[:len(ts)])
 	}
-	for i := range n {
-		for j := i + 1; j < n; j++ {
-			e.h[j*n+i] = e.h[i*n+j]
-		}
-	}
-	e.obj, e.hasObj = obj, withObj
+	d.acc.expand(d.teams, e.h, e.g)
+	e.hasObj = false
 }
 
 // objective sets e.obj, the log-likelihood at r, if it is not set yet.
@@ -84,11 +62,14 @@ func (d *design) objective(r []float64, e *evaluation) {
 	if e.hasObj {
 		return
 	}
+	lv := &d.lv
+	lv.set(d.teams, r)
 	obj := 0.0
 	for i := range d.terms {
 		t := &d.terms[i]
-		z := max(-maxZ, min(maxZ, kappa*t.diff(r)))
-		obj -= t.b*math.Log1p(math.Exp(-z)) + (t.b-t.a)*z
+		z, ez := lv.logistic(t)
+		// a·ln F + (b−a)·ln(1−F), with ln F = −ln(1+e^−z), ln(1−F) = −z − ln(1+e^−z).
+		obj -= t.b*math.Log1p(ez) + (t.b-t.a)*z
 	}
 	e.obj, e.hasObj = obj, true
 }
@@ -127,6 +108,17 @@ func penalty(r []float64, prec float64) float64 {
 	return -prec * s / 2
 }
 
+// rising reports whether the log-posterior, for prior precision p, still rises along
+// delta at the ratings r evaluated in e. The log-posterior being concave, it then rose
+// all the way along the step to r, which is therefore an ascent.
+func rising(e *evaluation, r []float64, p float64, delta []float64) bool {
+	mean, slope := avg(r), 0.0
+	for i, v := range r {
+		slope += (e.g[i] - p*(v-mean)) * delta[i]
+	}
+	return slope >= 0
+}
+
 // newton maximises the log-posterior for prior precision prec·δ from all ratings 0, where
 // δ is the dispersion (see Fit), and returns the ratings, the negated Hessian of the
 // log-posterior there and the number of iterations.
@@ -134,7 +126,8 @@ func penalty(r []float64, prec float64) float64 {
 // A step moving no team difference by more than Δ Elo changes the curvature κ²·F(1−F) of
 // every pairing by at most a factor e^{κΔ}; a Newton step δ has Δ ≤ 2·max|δ_i| and is an
 // ascent whenever e^{κΔ} < 2, that is max|δ_i| < safeStep (about 60 Elo). Only longer
-// steps need the objective, to halve the step until it ascends.
+// steps need checking: they are ascents if the log-posterior still rises at their end
+// (it is concave); otherwise the step is halved until the objective says it ascends.
 func (d *design) newton(prec float64) (r, h []float64, iters int, err error) {
 	n := d.n
 	cur := &evaluation{g: make([]float64, n), h: make([]float64, n*n)}
@@ -145,30 +138,29 @@ func (d *design) newton(prec float64) (r, h []float64, iters int, err error) {
 	delta := make([]float64, n)
 	m := make([]float64, n*n)
 	scale, measured := 1.0, prec == 0
-	d.eval(r, false, cur)
+	d.eval(r, cur)
 	for iters = 1; iters <= maxNewton; iters++ {
 		p := prec * scale
 		post.set(cur, r, p)
 		if err := shiftedSolve(post.h, post.g, n, m, delta); err != nil {
 			return nil, nil, iters, fmt.Errorf("%w: Newton step: %v", ErrNoConvergence, err)
 		}
-		size, step := maxAbs(delta), 1.0
-		if size < safeStep {
-			addScaled(trial, r, delta, 1)
-			d.eval(trial, false, next)
-		} else {
+		size := maxAbs(delta)
+		addScaled(trial, r, delta, 1)
+		d.eval(trial, next)
+		if size >= safeStep && !rising(next, trial, p, delta) {
 			d.objective(r, cur)
 			before := cur.obj + penalty(r, p)
-			for {
-				addScaled(trial, r, delta, step)
-				d.eval(trial, true, next)
-				after := next.obj + penalty(trial, p)
-				if after >= before-1e-12*(1+math.Abs(before)) {
+			for step := 1.0; ; {
+				d.objective(trial, next)
+				if after := next.obj + penalty(trial, p); after >= before-1e-12*(1+math.Abs(before)) {
 					break
 				}
 				if step /= 2; step < 1e-12 {
 					return nil, nil, iters, fmt.Errorf("%w: no ascent along the Newton step", ErrNoConvergence)
 				}
+				addScaled(trial, r, delta, step)
+				d.eval(trial, next)
 			}
 		}
 		r, trial = trial, r
@@ -190,10 +182,12 @@ func (d *design) newton(prec float64) (r, h []float64, iters int, err error) {
 // Σ_c w_c²(S_c − n_c·F)² / Σ_c w_c·n_c·F(1−F). It is about 1 for independent games,
 // below 1 for duplicate pairs (the card luck cancels) and far below 1 for points shares.
 func (d *design) dispersion(r []float64) float64 {
+	lv := &d.lv
+	lv.set(d.teams, r)
 	var obs, model float64
 	for i := range d.terms {
 		t := &d.terms[i]
-		ez := math.Exp(-max(-maxZ, min(maxZ, kappa*t.diff(r))))
+		_, ez := lv.logistic(t)
 		f := 1 / (1 + ez)
 		obs += t.sums.SS - 2*f*t.sums.NS + f*f*t.sums.NN
 		model += t.b * ez * f * f // F(1−F) without cancellation
