@@ -109,3 +109,18 @@ func TestPlayOutMatchesPlay(t *testing.T) {
 		}
 	}
 }
+
+func TestNthCardMatchesNth(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	sets := []CardSet{1, 1 << 31, 0xFF, 0xFF00FF00, 0xFFFFFFFF, 0x80808080}
+	for range 2000 {
+		sets = append(sets, CardSet(rng.Uint32()&rng.Uint32()|1<<rng.IntN(32)))
+	}
+	for _, s := range sets {
+		for r := range s.Len() {
+			if got, want := nthCard(s, r), s.Nth(r); got != want {
+				t.Fatalf("nthCard(%#08x, %d) = %v, want %v", uint32(s), r, got, want)
+			}
+		}
+	}
+}

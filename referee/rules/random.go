@@ -52,7 +52,7 @@ func PlayOut(d *Deal, rng *rand.Rand) {
 		}
 		legal := d.Legal()
 		if n := legal.Len(); n > 1 {
-			d.play(legal.Nth(int(r.intN(uint32(n)))))
+			d.play(nthCard(legal, int(r.intN(uint32(n)))))
 		} else {
 			d.play(legal.Lowest())
 		}
@@ -69,40 +69,39 @@ func (d *Deal) playRandomTricks(g *digits) {
 	for d.phase == PhasePlay && t.N == 0 {
 		s := d.toMove
 		var played CardSet
-		var led Suit
-		var ledMask CardSet
+		var follow CardSet                  // the led suit, unless it is trumps (see legalAt)
+		var order *[protocol.NumCards]uint8 // strength of each card in this trick
 		best, bestStrength := 0, uint8(0)
 		for i := range n {
-			hand := d.hands[s]
+			hand := d.hands[s&3]
 			legal := hand
 			if i > 0 {
-				if follow := hand & ledMask; follow != 0 && led != trump {
-					legal = follow
-				} else {
+				if legal = hand & follow; legal == 0 {
 					legal = legalAt(&d.rules, trump, hand, t, best)
 				}
 			}
+			c := Card(bits.TrailingZeros32(uint32(legal)))
 			if k := legal.Len(); k > 1 {
 				if have == 0 {
 					left, have = g.draw(), digitCount
 				}
 				have--
 				q, _ := bits.Mul64(left, reciprocals[k&15])
-				r := int(left - q*uint64(k))
+				c = nthCard(legal, int(left-q*uint64(k)))
 				left = q
-				for ; r > 0; r-- {
-					legal &= legal - 1
-				}
 			}
-			c := Card(bits.TrailingZeros32(uint32(legal)))
-			d.hands[s] = hand &^ (1 << c)
-			t.Cards[i] = c
-			played |= 1 << c
+			bit := CardSet(1) << (c & 31)
+			d.hands[s&3] = hand &^ bit
+			t.Cards[i&3] = c
+			played |= bit
 			if i == 0 {
-				led = c.Suit()
-				ledMask = protocol.SuitMask(led)
-				bestStrength = strength(c, led, trump)
-			} else if st := strength(c, led, trump); st > bestStrength {
+				led := c.Suit()
+				if led != trump {
+					follow = protocol.SuitMask(led)
+				}
+				order = &strengthOf[trump&3][led&3]
+				bestStrength = order[c&31]
+			} else if st := order[c&31]; st > bestStrength {
 				best, bestStrength = i, st
 			}
 			t.N = i + 1
@@ -118,4 +117,41 @@ func (d *Deal) playRandomTricks(g *digits) {
 		d.finishTrick()
 	}
 	g.left, g.have = left, have
+}
+
+// nthCard returns the card of s at position r counting from the lowest (r below s.Len()),
+// without a loop over the cards, whose exit branch mispredicts on random positions: it
+// finds the byte (suit) holding the card from the counts below each byte, then the card
+// in it by table.
+func nthCard(s CardSet, r int) Card {
+	// below(c) is 1 if the card is not among the c lowest, without a branch.
+	below := func(c int) uint { return uint(c-r-1) >> 63 }
+	shift := 8 * (below(bits.OnesCount32(uint32(s)&0xFF)) + below(bits.OnesCount32(uint32(s)&0xFFFF)) + below(bits.OnesCount32(uint32(s)&0xFFFFFF)))
+	r -= bits.OnesCount32(uint32(s) & (1<<shift - 1))
+	return Card(shift + uint(nthInByte[uint8(s>>shift)][r&7]))
+}
+
+// nthInByte[b][r] is the position of the r-th set bit of b, counting from the lowest.
+var nthInByte [256][8]uint8
+
+// strengthOf[trump][led][c] is strength(c, led, trump).
+var strengthOf [4][4][protocol.NumCards]uint8
+
+func init() {
+	for b := range 256 {
+		r := 0
+		for i := range 8 {
+			if b>>i&1 != 0 {
+				nthInByte[b][r] = uint8(i)
+				r++
+			}
+		}
+	}
+	for trump := range Suit(4) {
+		for led := range Suit(4) {
+			for c := range Card(protocol.NumCards) {
+				strengthOf[trump][led][c] = strength(c, led, trump)
+			}
+		}
+	}
 }
