@@ -46,11 +46,11 @@ func DealHands(r *Ruleset, deck *Deck, dealer Seat) (hands [protocol.MaxSeats]Ca
 		seat := dealer
 		for range n {
 			seat = seat.Next(n)
-			h := hands[seat&3]
+			var h CardSet
 			for _, c := range deck[i : i+int(size)] {
-				h = h.Add(c)
+				h |= 1 << (c & 31)
 			}
-			hands[seat&3] = h
+			hands[seat&3] |= h
 			i += int(size)
 		}
 	}

@@ -3,6 +3,8 @@ package rules
 import (
 	"math/bits"
 	"math/rand/v2"
+
+	"github.com/klaverjas-arena/arena/protocol"
 )
 
 // digits draws exact uniform integers below n, for 2 <= n <= 10, five from one call of the
@@ -53,27 +55,62 @@ func (g *digits) draw() uint64 {
 // product of their ranges (Brackett-Rozinsky and Lemire, "Batched ranged random integer
 // generation", 2024).
 func shuffleCards(rng *rand.Rand, cards []Card) {
-	const maxProduct = 1 << 40 // keeps the rejection rate below 2^-24
-	var idx [24]uint64
+	var idx [maxBatch]uint64
 	for i := len(cards); i > 1; {
-		product, k := uint64(1), 0
-		for i-k > 1 && product*uint64(i-k) <= maxProduct {
-			product *= uint64(i - k)
-			k++
+		var b batch
+		if i < len(batches) {
+			b = batches[i]
+		} else {
+			b = newBatch(i)
 		}
+		k, product := int(b.k), b.product
 		for {
 			x := rng.Uint64()
-			for t := range k {
+			for t := range idx[:k] {
 				idx[t], x = bits.Mul64(x, uint64(i-t))
 			}
 			if x >= product || x >= -product%product {
 				break
 			}
 		}
-		for t := range k {
+		for t, j := range idx[:k] {
 			a := i - t - 1
-			cards[a], cards[idx[t]] = cards[idx[t]], cards[a]
+			cards[a], cards[j] = cards[j], cards[a]
 		}
 		i -= k
+	}
+}
+
+// maxBatchProduct bounds the product of the ranges of one batch of shuffleCards, which
+// keeps the rejection rate below 2^-24.
+const maxBatchProduct = 1 << 40
+
+// maxBatch is the most indices in one batch: the ranges are at least 2.
+const maxBatch = 40
+
+// batch is one step of shuffleCards from i cards left: k indices, below i, i−1, …, i−k+1,
+// drawn together, whose ranges multiply to product.
+type batch struct {
+	k       uint8
+	product uint64
+}
+
+// newBatch returns the batch from i > 1 cards left: as many ranges as fit under
+// maxBatchProduct.
+func newBatch(i int) batch {
+	b := batch{product: 1}
+	for i-int(b.k) > 1 && b.product*uint64(i-int(b.k)) <= maxBatchProduct {
+		b.product *= uint64(i - int(b.k))
+		b.k++
+	}
+	return b
+}
+
+// batches[i] is newBatch(i), for the deck and pile sizes.
+var batches [protocol.NumCards + 1]batch
+
+func init() {
+	for i := 2; i < len(batches); i++ {
+		batches[i] = newBatch(i)
 	}
 }

@@ -121,14 +121,20 @@ func (d *Deal) playRandomTricks(g *digits) {
 
 // nthCard returns the card of s at position r counting from the lowest (r below s.Len()),
 // without a loop over the cards, whose exit branch mispredicts on random positions: it
-// finds the byte (suit) holding the card from the counts below each byte, then the card
-// in it by table.
+// counts the cards of each byte (suit) and of the bytes below it in parallel within one
+// word, finds the byte holding the card by comparing all four counts with r at once, and
+// then the card in it by table.
 func nthCard(s CardSet, r int) Card {
-	// below(c) is 1 if the card is not among the c lowest, without a branch.
-	below := func(c int) uint { return uint(c-r-1) >> 63 }
-	shift := 8 * (below(bits.OnesCount32(uint32(s)&0xFF)) + below(bits.OnesCount32(uint32(s)&0xFFFF)) + below(bits.OnesCount32(uint32(s)&0xFFFFFF)))
-	r -= bits.OnesCount32(uint32(s) & (1<<shift - 1))
-	return Card(shift + uint(nthInByte[uint8(s>>shift)][r&7]))
+	x := uint32(s)
+	c := x - x>>1&0x55555555
+	c = c&0x33333333 + c>>2&0x33333333
+	c = (c + c>>4) & 0x0F0F0F0F
+	upTo := c * 0x01010101 // byte j: the cards in bytes 0 … j, at most 32
+	// High bit of byte j: upTo_j > r (no borrow crosses a byte: upTo_j|0x80 ≥ 128 > r+1).
+	past := ((upTo | 0x80808080) - uint32(r+1)*0x01010101) & 0x80808080
+	shift := uint(bits.TrailingZeros32(past)) - 7 // 8 × the byte holding the card
+	below := int(upTo << 8 >> shift & 0xFF)       // the cards in the bytes under it
+	return Card(shift + uint(nthInByte[uint8(x>>shift)][(r-below)&7]))
 }
 
 // nthInByte[b][r] is the position of the r-th set bit of b, counting from the lowest.
