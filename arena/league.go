@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"runtime"
 	"strconv"
 	"syscall"
 	"time"
@@ -132,22 +131,17 @@ func runLeague(c *cli.Context) error {
 		}
 		defer viewer.Close()
 	}
-	placeAt := func(slot int) placement {
-		p := cpus
-		p.cpu = slot % runtime.NumCPU()
-		return p
-	}
 	r := &league.Runner{
 		File: f, DB: db, Force: c.Bool("force"), Key: key, Logger: log, Snapshot: snapshotPath(dbPath), Shard: shard,
 		Entrants: func(slot int, seats []int) []referee.Entrant {
 			es := make([]referee.Entrant, len(seats))
 			for i, b := range seats {
 				bot := f.Bots[b]
-				es[i] = referee.Entrant{Name: bot.Name, Start: procStarter(bot, placeAt(slot).bot(i), policy, log)}
+				es[i] = referee.Entrant{Name: bot.Name, Start: procStarter(bot, cpus.at(slot).bot(i), policy, log)}
 			}
 			return es
 		},
-		Pin: func(slot int) func() { return placeAt(slot).pinReferee() },
+		Pin: func(slot int) func() { return cpus.at(slot).pinReferee() },
 		Progress: &textview.ProgressPrinter{Progress: progress, Out: v.notes(out), Live: !v.quiet && isTerminal(out), Width: func() int { return terminalWidth(out) }, Every: c.Duration("progress-every"),
 			StandingsEvery: c.Int("standings-every"),
 			Standings: func(w io.Writer, t *store.Totals) {

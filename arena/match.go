@@ -9,7 +9,6 @@ import (
 	"io"
 	"maps"
 	"os"
-	"runtime"
 	"slices"
 	"sync"
 
@@ -111,6 +110,7 @@ func (p *matchPlan) run(ctx context.Context, out, errOut io.Writer) error {
 		defer closeTraces()
 		cfg.SeatTraces = traces
 	}
+	p.cpus = p.cpus.at(0)
 	entrants := p.entrants(p.cpus, cfg)
 	for _, note := range p.notes {
 		fmt.Fprintln(notes, note)
@@ -186,8 +186,7 @@ func (p *matchPlan) runParallel(ctx context.Context, cfg referee.Config, progres
 	g := sync.WaitGroup{}
 	for w := range p.parallel {
 		g.Go(func() {
-			cpus := p.cpus
-			cpus.cpu = w % runtime.NumCPU()
+			cpus := p.cpus.at(w)
 			defer cpus.pinReferee()()
 			for {
 				mu.Lock()

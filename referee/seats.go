@@ -80,6 +80,32 @@ func (m *match) startAll() error {
 	return nil
 }
 
+// setConn seats a freshly started connection; a CPUMeter has its CPU time read once a deal.
+func (s *seat) setConn(c Conn) {
+	s.conn = c
+	if cm, ok := c.(CPUMeter); ok {
+		cm.MeterCPU()
+	}
+}
+
+// chargeCPU counts a CPUMeter bot's CPU time since the last reading on its last decision of
+// the deal in play. A bot that has not decided in this deal is read later, when it has.
+func (m *match) chargeCPU(s *seat) {
+	cm, ok := s.conn.(CPUMeter)
+	if !ok {
+		return
+	}
+	seat := s.pos.String()
+	for i := len(m.rec.Actions) - 1; i >= 0; i-- {
+		if a := &m.rec.Actions[i]; a.Seat == seat {
+			d := cm.CPUSinceMark()
+			a.CPUMS += float64(d.Microseconds()) / 1000
+			s.stats.CPU += d
+			return
+		}
+	}
+}
+
 // startSeat starts the seat's bot and does the handshake; it returns a *RefusedError, a
 // *StartError or the context's error.
 func (m *match) startSeat(s *seat) error {
@@ -87,7 +113,7 @@ func (m *match) startSeat(s *seat) error {
 	if err != nil {
 		return cmp.Or(m.ctx.Err(), error(&StartError{Bot: s.name, Seat: s.pos, Fault: asFault(err, nil)}))
 	}
-	s.conn = conn
+	s.setConn(conn)
 	if err := m.handshake(s); err != nil {
 		var refused *RefusedError
 		if errors.As(err, &refused) || m.ctx.Err() != nil {
@@ -116,6 +142,7 @@ func (m *match) forfeit(s *seat, f *Fault) {
 	}
 	s.faults++
 	if s.conn != nil {
+		m.chargeCPU(s) // before the process and its CPU time are gone
 		s.queue(&protocol.Fault{Kind: string(f.Kind), Detail: oneLine(f.Detail)})
 		m.flush(s, nil)
 		_ = s.conn.Stop(500 * time.Millisecond)
@@ -146,7 +173,7 @@ func (m *match) ensureRunning(s *seat) error {
 		m.startFault(s, &Fault{Kind: FaultStart, Detail: err.Error()})
 		return nil
 	}
-	s.conn = conn
+	s.setConn(conn)
 	if err := m.handshake(s); err != nil {
 		var f *Fault
 		if m.ctx.Err() != nil {
