@@ -48,7 +48,7 @@ func leagueCommand() *cli.Command {
 			&cli.IntFlag{Name: "standings-every", Usage: "print the standings every `N` matches", DefaultText: "only at the end"},
 			&cli.DurationFlag{Name: "progress-every", Usage: "interval of the plain progress lines when not on a terminal", DefaultText: "30s"},
 			&cli.StringFlag{Name: "serve", Usage: "serve the read-only web viewer on `HOST:PORT` while the league runs (e.g. 127.0.0.1:8080), its league page updating live"},
-			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement: shared (each match's referee and bots on one CPU), spread or none"},
+			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement: shared (each match's referee and bots on one CPU, a CPU to each table while there are free ones), spread or none"},
 			&cli.StringFlag{Name: "shard", Usage: "play only shard `I/N` of the league's matches into this database (with --key; arena merge joins the shards)"},
 		}, verbosityFlags()...),
 		Action: runLeague,

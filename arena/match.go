@@ -52,7 +52,7 @@ func matchCommand() *cli.Command {
 			&cli.StringFlag{Name: traceDirFlag, Usage: "write each seat's protocol lines, to and from its bot, to `DIR`/SEAT-BOT.trace: a bot's own transcript"},
 			&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"},
 			&cli.StringFlag{Name: "sprt", Usage: "stop as soon as a sequential test decides: `elo0=X,elo1=Y[,alpha=A,beta=B,normalized]`; --games is then the most pairs to play"},
-			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement: shared (the referee and the four bots on one CPU: fastest, see BENCHMARKS.md), spread (bots over all CPUs) or none"},
+			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement: shared (the referee and the bots on one CPU, which no other table holds while there are free ones: fastest, see BENCHMARKS.md), spread (bots over the CPUs) or none"},
 			sandboxFlag(),
 		), verbosityFlags()...),
 		Action: runMatch,

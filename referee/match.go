@@ -293,7 +293,7 @@ func (m *match) playDeal(setup rules.Setup, pair, rotation int, game, dealNo, at
 	}
 	for i, s := range m.seats {
 		m.rec.Seats[i] = s.name
-		m.chargeCPU(s)
+		m.chargeCPU(s, false)
 	}
 	m.rec.Result = ResultRecord(d, m.seating)
 	r := &m.rec.Result

@@ -89,7 +89,7 @@ type Action struct {
 	Claim   *int    `json:"claim,omitempty"`
 	Discard string  `json:"discard,omitempty"` // two cards separated by a space
 	MS      float64 `json:"ms"`                // wall time
-	CPUMS   float64 `json:"cpu,omitempty"`     // the bot's CPU time, where measured
+	CPUMS   float64 `json:"cpu,omitempty"`     // the bot's CPU time since its previous reading, where measured (see CPUMeter)
 }
 
 // RecordResult is a deal's outcome and score breakdown; lists are per side: per team (NS,

@@ -89,8 +89,10 @@ func (s *seat) setConn(c Conn) {
 }
 
 // chargeCPU counts a CPUMeter bot's CPU time since the last reading on its last decision of
-// the deal in play. A bot that has not decided in this deal is read later, when it has.
-func (m *match) chargeCPU(s *seat) {
+// the deal in play. A bot that has not decided in this deal is read later, when it has, unless
+// stopping (its process is about to end): then the time counts in its match total only, as
+// the CPU of an answer that was a fault does.
+func (m *match) chargeCPU(s *seat, stopping bool) {
 	cm, ok := s.conn.(CPUMeter)
 	if !ok {
 		return
@@ -103,6 +105,9 @@ func (m *match) chargeCPU(s *seat) {
 			s.stats.CPU += d
 			return
 		}
+	}
+	if stopping {
+		s.stats.CPU += cm.CPUSinceMark()
 	}
 }
 
@@ -142,7 +147,7 @@ func (m *match) forfeit(s *seat, f *Fault) {
 	}
 	s.faults++
 	if s.conn != nil {
-		m.chargeCPU(s) // before the process and its CPU time are gone
+		m.chargeCPU(s, true) // before the process and its CPU time are gone
 		s.queue(&protocol.Fault{Kind: string(f.Kind), Detail: oneLine(f.Detail)})
 		m.flush(s, nil)
 		_ = s.conn.Stop(500 * time.Millisecond)
