@@ -54,8 +54,8 @@ type Config struct {
 	// verify. They count in the Result (not in its bots' decision times) and are not passed
 	// to Records again. Not with predefined Deals.
 	Resume []DealRecord
-	Trace     io.Writer // protocol trace, every line to and from every bot (may be nil)
-	Logger    zerolog.Logger
+	Trace  io.Writer // protocol trace, every line to and from every bot (may be nil)
+	Logger zerolog.Logger
 
 	// SeatTraces, per table seat, receive that seat's protocol lines alone: "< " and each
 	// line to the bot, "> " and each line from it (nil, or a nil entry: none).
