@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/klaverjas-arena/arena/arena/rating"
@@ -65,6 +67,10 @@ type Match struct {
 	Deals    int                  `json:"deals"`
 	Games    []referee.GameResult `json:"games,omitempty"`
 	Finished time.Time            `json:"finished,omitzero"`
+	// Resumed lists, for every run that went on with the match after an interruption
+	// (ResumeMatch), the deals already stored that it went on after (absent for a match
+	// played in one run).
+	Resumed []int `json:"resumed,omitempty"`
 }
 
 // BotTotals sums one bot's results over the finished matches of a league.
@@ -241,6 +247,46 @@ func (db *DB) StartMatch(league string, m *Match) error {
 		}
 		return startMatch(b, m)
 	})
+}
+
+// ResumeMatch returns the deals an interrupted run stored for match m, in the order played,
+// so that the match goes on after them (referee.Config.Resume) instead of being played again,
+// and records the resume in the stored match (Match.Resumed). It returns no deals, and
+// records nothing, for a match that is not stored, is done, has no deals stored, or was
+// stored with another seed or seating than m (StartMatch then plays it afresh).
+func (db *DB) ResumeMatch(league string, m *Match) ([]referee.DealRecord, error) {
+	var out []referee.DealRecord
+	err := db.update(func(tx *bolt.Tx) error {
+		b, err := leagueBucket(tx, league)
+		if err != nil {
+			return err
+		}
+		var l League
+		if err := getJSON(b, keyInfo, &l); err != nil {
+			return err
+		}
+		var stored Match
+		switch err := getJSON(b.Bucket(bucketMatches), u32(m.Index), &stored); {
+		case errors.Is(err, ErrNotFound):
+			return nil
+		case err != nil:
+			return err
+		case stored.Done || stored.Seed != m.Seed || stored.ID != m.ID || !slices.Equal(stored.Seats, m.Seats):
+			return nil
+		}
+		if err := forEachDeal(b, m.Index, &l, &stored, func(rec *referee.DealRecord, _ bool) error {
+			out = append(out, *rec)
+			return nil
+		}); err != nil || len(out) == 0 {
+			return err
+		}
+		stored.Resumed = append(stored.Resumed, len(out))
+		return putJSON(b.Bucket(bucketMatches), u32(m.Index), &stored)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // startMatch is StartMatch in the league's bucket b.
