@@ -310,18 +310,30 @@ func (r *Runner) playRound(ctx context.Context, todo []Scheduled) error {
 }
 
 // play referees one match and queues it for the round's deal writer: its start, its deals as
-// they finish, and its end, which is committed after its last deal.
+// they finish, and its end, which is committed after its last deal. A match an interrupted
+// run left with deals stored goes on after them (resumed).
 func (r *Runner) play(ctx context.Context, slot int, s Scheduled, w *store.DealWriter, k *keeper) error {
 	if r.Pin != nil {
 		defer r.Pin(slot)()
 	}
-	if err := w.Start(s.Record()); err != nil {
+	resumed, err := r.resumed(s)
+	if err != nil {
 		return err
 	}
-	deals := &dealStore{ctx: ctx, w: w, match: s.Index}
+	if resumed == nil {
+		if err := w.Start(s.Record()); err != nil {
+			return err
+		}
+	}
+	deals := &dealStore{ctx: ctx, w: w, match: s.Index, records: resumed}
+	log := r.Logger.With().Str("match", s.ID).Logger()
+	if resumed != nil {
+		last := &resumed[len(resumed)-1]
+		log.Info().Int("stored", len(resumed)).Int("game", last.Game).Int("deal", last.Deal).Msg("match resumed after its last stored deal")
+	}
 	cfg := referee.Config{ID: s.ID, Rules: r.File.Rules, Games: 1, Duplicate: true, Seed: s.Seed, Key: r.dealKey,
-		Time: r.File.TimeControl(s.Bots...), MaxFaults: r.File.MaxFaults, Records: deals,
-		Logger: r.Logger.With().Str("match", s.ID).Logger().Hook(quietWhenDone{ctx})}
+		Time: r.File.TimeControl(s.Bots...), MaxFaults: r.File.MaxFaults, Records: deals, Resume: resumed,
+		Logger: log.Hook(quietWhenDone{ctx})}
 	if _, err := referee.Run(ctx, cfg, k.entrants(r.Entrants(slot, s.Seats()), s.Seats())); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -329,6 +341,17 @@ func (r *Runner) play(ctx context.Context, slot int, s Scheduled, w *store.DealW
 		return fmt.Errorf("match %s: %w", s.ID, err)
 	}
 	return w.Finish(s.Index, deals.records, Summarize, r.matchDone)
+}
+
+// resumed returns the deals an interrupted run stored for match s, which the match goes on
+// after, or nil to play it from its start: a match never started, or one whose league file
+// changed since (Forced), which is played afresh under the new file.
+func (r *Runner) resumed(s Scheduled) ([]referee.DealRecord, error) {
+	if r.Forced {
+		return nil, nil
+	}
+	m := s.Record()
+	return r.DB.ResumeMatch(r.File.Name, &m)
 }
 
 // matchDone tells the progress display, the snapshot and the copy for arena merge of a
@@ -409,13 +432,13 @@ type dealStore struct {
 	ctx     context.Context
 	w       *store.DealWriter
 	match   int
-	records []referee.DealRecord
+	records []referee.DealRecord // those stored by an interrupted run first
 }
 
 // Deal queues the record.
 func (d *dealStore) Deal(rec *referee.DealRecord) error {
 	if err := d.ctx.Err(); err != nil {
-		return err // a deal cut short by the stop: the match is replayed on resume
+		return err // a deal cut short by the stop: it is played on resume
 	}
 	if err := d.w.Put(d.match, rec); err != nil {
 		return err
