@@ -94,6 +94,7 @@ type Runner struct {
 
 	league      *store.League
 	mine        map[int]bool // a shard's matches, by index
+	unfinished  map[int]bool // matches stored as started and not done, by index (plan)
 	total       int          // the matches this database plays
 	snapMu      sync.Mutex
 	snapMatches int
@@ -151,6 +152,12 @@ func (r *Runner) plan() (*Plan, error) {
 	stored, err := r.DB.Matches(r.File.Name)
 	if err != nil {
 		return nil, err
+	}
+	r.unfinished = map[int]bool{}
+	for _, m := range stored {
+		if !m.Done {
+			r.unfinished[m.Index] = true
+		}
 	}
 	p, err := r.File.Plan(stored)
 	if err != nil || r.mine == nil {
@@ -347,8 +354,8 @@ func (r *Runner) play(ctx context.Context, slot int, s Scheduled, w *store.DealW
 // after, or nil to play it from its start: a match never started, or one whose league file
 // changed since (Forced), which is played afresh under the new file.
 func (r *Runner) resumed(s Scheduled) ([]referee.DealRecord, error) {
-	if r.Forced {
-		return nil, nil
+	if r.Forced || !r.unfinished[s.Index] {
+		return nil, nil // no transaction (and fsync) for the matches that start afresh
 	}
 	m := s.Record()
 	return r.DB.ResumeMatch(r.File.Name, &m)
