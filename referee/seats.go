@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/klaverjas-arena/arena/protocol"
-	"github.com/klaverjas-arena/arena/referee/rules"
 )
 
 // seat is the referee's state for one seat.
@@ -186,61 +185,43 @@ func (m *match) handshake(s *seat) error {
 			return nil
 		}
 	}
-	hello, err := greet(s.conn, &m.cfg.Rules, m.cfg.Time.Startup, func(out []byte) { m.trace.out(s, out) }, func(r Reply) { m.trace.in(s, r) },
-		func(hello *protocol.Hello) string { m.greeted(s, hello); return s.name })
+	ask := func(msg protocol.Message) (string, error) {
+		out := append(msg.AppendLine(nil), '\n')
+		m.trace.out(s, out)
+		r, err := s.conn.Exchange(out, true, m.cfg.Time.Startup)
+		if err != nil {
+			return "", asFault(err, s.conn)
+		}
+		m.trace.in(s, r)
+		return r.Line, nil
+	}
+	line, err := ask(&protocol.Klaverjas{Versions: []int{protocol.Version}})
 	if err != nil {
 		return err
+	}
+	hello, err := protocol.ParseHello(line)
+	if err != nil {
+		return &Fault{Kind: FaultStart, Detail: "handshake: " + err.Error()}
+	}
+	if hello.Version != protocol.Version {
+		return &Fault{Kind: FaultStart, Detail: fmt.Sprintf("handshake: bot chose protocol version %d; the arena speaks %d", hello.Version, protocol.Version)}
+	}
+	m.greeted(s, hello)
+	line, err = ask(&protocol.Rules{Options: m.cfg.Rules.Options()})
+	if err != nil {
+		return err
+	}
+	reply, err := protocol.ParseRulesReply(line)
+	if err != nil {
+		return &Fault{Kind: FaultStart, Detail: "rules: " + err.Error()}
+	}
+	if reply.Refuse {
+		return &RefusedError{Bot: s.name, Reason: reply.Reason}
 	}
 	if kept != nil {
 		kept.SetGreeted(hello)
 	}
 	return nil
-}
-
-// Greet does the handshake with a bot started outside a match: a league's process started
-// ahead of its match, which the match then takes as a KeptConn already greeted (the hello
-// returned). Its errors are the handshake's: a *Fault, or a *RefusedError.
-func Greet(c Conn, rs *rules.Ruleset, startup time.Duration) (*protocol.Hello, error) {
-	return greet(c, rs, startup, func([]byte) {}, func(Reply) {}, func(hello *protocol.Hello) string { return hello.Name })
-}
-
-// greet sends the handshake and the ruleset, out and in seeing every line; greeted is told
-// the hello and returns the bot's name (for a refusal).
-func greet(c Conn, rs *rules.Ruleset, startup time.Duration, out func([]byte), in func(Reply), greeted func(*protocol.Hello) string) (*protocol.Hello, error) {
-	ask := func(msg protocol.Message) (string, error) {
-		line := append(msg.AppendLine(nil), '\n')
-		out(line)
-		r, err := c.Exchange(line, true, startup)
-		if err != nil {
-			return "", asFault(err, c)
-		}
-		in(r)
-		return r.Line, nil
-	}
-	line, err := ask(&protocol.Klaverjas{Versions: []int{protocol.Version}})
-	if err != nil {
-		return nil, err
-	}
-	hello, err := protocol.ParseHello(line)
-	if err != nil {
-		return nil, &Fault{Kind: FaultStart, Detail: "handshake: " + err.Error()}
-	}
-	if hello.Version != protocol.Version {
-		return nil, &Fault{Kind: FaultStart, Detail: fmt.Sprintf("handshake: bot chose protocol version %d; the arena speaks %d", hello.Version, protocol.Version)}
-	}
-	name := greeted(hello)
-	line, err = ask(&protocol.Rules{Options: rs.Options()})
-	if err != nil {
-		return nil, err
-	}
-	reply, err := protocol.ParseRulesReply(line)
-	if err != nil {
-		return nil, &Fault{Kind: FaultStart, Detail: "rules: " + err.Error()}
-	}
-	if reply.Refuse {
-		return nil, &RefusedError{Bot: name, Reason: reply.Reason}
-	}
-	return hello, nil
 }
 
 // greeted takes the bot's name and author from its hello.

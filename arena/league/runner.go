@@ -269,20 +269,12 @@ func (r *Runner) Run(ctx context.Context, todo []Scheduled) error {
 	return r.DB.PutLeague(r.league)
 }
 
-// playRound plays the given matches, several at once: each worker slot takes the next match
-// in order, and the one after it, whose bots its keeper starts while the first is played.
+// playRound plays the given matches, several at once.
 func (r *Runner) playRound(ctx context.Context, todo []Scheduled) error {
 	conc := max(1, min(r.File.Concurrency, len(todo)))
-	var mu sync.Mutex
-	next := func() (Scheduled, bool) {
-		mu.Lock()
-		defer mu.Unlock()
-		if len(todo) == 0 {
-			return Scheduled{}, false
-		}
-		s := todo[0]
-		todo = todo[1:]
-		return s, true
+	slots := make(chan int, conc)
+	for i := range conc {
+		slots <- i
 	}
 	var stored func(int)
 	if p := r.Progress; p != nil {
@@ -295,7 +287,7 @@ func (r *Runner) playRound(ctx context.Context, todo []Scheduled) error {
 	w := r.DB.NewDealWriter(r.File.Name, stored)
 	keepers := make([]keeper, conc)
 	for i := range keepers {
-		keepers[i].ctx, keepers[i].keep = ctx, r.File.KeepBots
+		keepers[i].ctx, keepers[i].off = ctx, !r.File.KeepBots
 	}
 	defer func() {
 		for i := range keepers {
@@ -303,29 +295,15 @@ func (r *Runner) playRound(ctx context.Context, todo []Scheduled) error {
 		}
 	}()
 	g, gctx := errgroup.WithContext(ctx)
-	for slot := range conc {
-		k := &keepers[slot]
+	g.SetLimit(conc)
+	for _, s := range todo {
+		if gctx.Err() != nil {
+			break
+		}
 		g.Go(func() error {
-			prestart := func(s Scheduled) {
-				k.prestart(s.Index, r.Entrants(slot, s.Seats()), s.Seats(), &r.File.Rules, r.File.TimeControl(s.Bots...).Startup)
-			}
-			s, ok := next()
-			if ok {
-				prestart(s)
-			}
-			for ok && gctx.Err() == nil {
-				after, more := next()
-				if more {
-					prestart(after)
-				}
-				err := r.play(gctx, slot, s, w, k)
-				k.done(s.Index)
-				if err != nil {
-					return err
-				}
-				s, ok = after, more
-			}
-			return nil
+			slot := <-slots
+			defer func() { slots <- slot }()
+			return r.play(gctx, slot, s, w, &keepers[slot])
 		})
 	}
 	err := g.Wait()
@@ -363,7 +341,7 @@ func (r *Runner) play(ctx context.Context, slot int, s Scheduled, w *store.DealW
 	cfg := referee.Config{ID: s.ID, Rules: r.File.Rules, Games: 1, Duplicate: true, Seed: s.Seed, Key: r.dealKey,
 		Time: r.File.TimeControl(s.Bots...), MaxFaults: r.File.MaxFaults, Records: deals, Resume: resumed,
 		Logger: log.Hook(quietWhenDone{ctx})}
-	if _, err := referee.Run(ctx, cfg, k.entrants(s.Index, r.Entrants(slot, s.Seats()), s.Seats())); err != nil {
+	if _, err := referee.Run(ctx, cfg, k.entrants(r.Entrants(slot, s.Seats()), s.Seats())); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
