@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/klaverjas-arena/arena/protocol/bot"
@@ -36,7 +37,7 @@ func positionalBot(name string) bot.Bot {
 // resumeEntrants are four positional bots; with reneger, East answers every play request
 // with an illegal card (three faults, then disabled). starts counts the bots' starts, and
 // lines gets every seat's protocol lines.
-func resumeEntrants(reneger bool, starts *int, lines *[4][]string) []Entrant {
+func resumeEntrants(reneger bool, starts *atomic.Int64, lines *[4][]string) []Entrant {
 	e := make([]Entrant, 4)
 	for i := range e {
 		name := []string{"p1", "p2", "p1", "p2"}[i]
@@ -49,7 +50,7 @@ func resumeEntrants(reneger bool, starts *int, lines *[4][]string) []Entrant {
 			}
 		}
 		e[i] = Entrant{Name: name, Start: func(ctx context.Context) (Conn, error) {
-			*starts++
+			starts.Add(1)
 			return start(ctx)
 		}}
 	}
@@ -62,16 +63,16 @@ func resumeRun(t *testing.T, cfg Config, reneger bool, resume []DealRecord) (*Re
 	t.Helper()
 	var log bytes.Buffer
 	cfg.Records, cfg.Resume = NewLogWriter(&log), resume
-	starts := 0
+	var starts atomic.Int64
 	var lines [4][]string
 	res, err := Run(context.Background(), cfg, resumeEntrants(reneger, &starts, &lines))
 	if err != nil {
 		t.Fatalf("resumed after %d deals: %v", len(resume), err)
 	}
 	if log.Len() == 0 {
-		return res, nil, starts, lines
+		return res, nil, int(starts.Load()), lines
 	}
-	return res, records(t, &log), starts, lines
+	return res, records(t, &log), int(starts.Load()), lines
 }
 
 // recordLines are the records as log lines without their times, which differ from run to run.
@@ -201,7 +202,7 @@ func TestResumeRejectsForeignDeals(t *testing.T) {
 		var log bytes.Buffer
 		cfg := cfg
 		cfg.Records, cfg.Resume = NewLogWriter(&log), resume
-		starts := 0
+		var starts atomic.Int64
 		var lines [4][]string
 		if _, err := Run(context.Background(), cfg, resumeEntrants(false, &starts, &lines)); err == nil || !strings.Contains(err.Error(), "resume") {
 			t.Errorf("%s: error %v, want one about the resume", name, err)
