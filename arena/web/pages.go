@@ -61,7 +61,7 @@ func (s *Server) league(r *http.Request) (string, any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	_, tab, x, err := s.standings(l.Name)
+	_, tab, x, err := s.standings(l)
 	if err != nil {
 		return "", nil, err
 	}
@@ -125,7 +125,7 @@ func (s *Server) bot(r *http.Request) (string, any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	_, tab, x, err := s.standings(l.Name)
+	_, tab, x, err := s.standings(l)
 	if err != nil {
 		return "", nil, err
 	}
@@ -266,6 +266,10 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
 		return
 	}
+	var authors []string
+	if l, err := s.leagueInfo(name); err == nil {
+		authors = l.Authors
+	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	for {
@@ -276,7 +280,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			Standings *view.Standings `json:"standings,omitempty"`
 		}{Status: newStatus(st)}
 		if st.Totals != nil {
-			ev.Standings, _ = view.ComputeStandings(name, st.Totals, view.StandingsOptions{})
+			if ev.Standings, _ = view.ComputeStandings(name, st.Totals, view.StandingsOptions{}); ev.Standings != nil {
+				ev.Standings.SetAuthors(authors)
+			}
 		}
 		data, err := json.Marshal(ev)
 		if err != nil {

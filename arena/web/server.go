@@ -154,16 +154,18 @@ func (s *Server) leagueInfo(name string) (*store.League, error) {
 	return nil, fmt.Errorf("league %q: %w", name, errNotFound)
 }
 
-// standings computes a league's standings, crosstable and totals.
-func (s *Server) standings(name string) (*store.Totals, *view.Standings, *view.Crosstable, error) {
-	t, err := s.src.Totals(name)
+// standings computes a league's standings (with its bots' author lines), crosstable and
+// totals.
+func (s *Server) standings(l *store.League) (*store.Totals, *view.Standings, *view.Crosstable, error) {
+	t, err := s.src.Totals(l.Name)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	tab, err := view.ComputeStandings(name, t, view.StandingsOptions{})
+	tab, err := view.ComputeStandings(l.Name, t, view.StandingsOptions{})
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	tab.SetAuthors(l.Authors)
 	return t, tab, view.ComputeCrosstable(t, tab), nil
 }
 
