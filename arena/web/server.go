@@ -29,19 +29,52 @@ type Server struct {
 	mux   *http.ServeMux
 
 	mu      sync.Mutex
-	history map[string]historyCache
+	history map[string]cached[[]view.HistoryPoint] // by league
+	bots    map[string]cached[botData]             // by league and bot: botKey
+	latest  map[string]cached[[]byte]              // the latest event of a running league
+	done    map[string]matchDeals                  // finished matches' deals, by matchKey
+	order   []string                               // the keys of done, oldest first
 }
 
-// historyCache is a league's rating history as of a number of done matches.
-type historyCache struct {
+// matchDeals is a match record with its deals.
+type matchDeals struct {
+	m     *store.Match
+	deals []referee.DealRecord
+}
+
+// doneMatches is how many finished matches the server keeps the deals of: a finished match
+// never changes, and its match page and deal pages (and everyone looking at them) read its
+// deals once.
+const doneMatches = 16
+
+// cached is a value computed from a league when it had a number of done matches.
+type cached[T any] struct {
 	matches int
 	at      time.Time
-	points  []view.HistoryPoint
+	v       T
+}
+
+// fresh says whether c may stand for the league with done matches: it was computed with as
+// many, or less than age ago.
+func (c cached[T]) fresh(done int, age time.Duration) bool {
+	return !c.at.IsZero() && (c.matches == done || time.Since(c.at) < age)
 }
 
 // historyAge is how long a running league's rating chart may lag behind its matches: the
 // chart reads every match record, which costs a league of a million deals half a second.
 const historyAge = 30 * time.Second
+
+// botAge is how long a running league's bot page may lag behind its matches in what it reads
+// from the match records and deals (its matches, decision times and last stderr; its
+// standing is always the latest): it reads every match record and the deals of the bot's
+// latest 50 matches, 20-40 ms of server time, which a spectator reloading the page every
+// second must not cost a busy league (BENCHMARKS.md, "The cost of serving a running league").
+const botAge = 10 * time.Second
+
+// eventGap is the least time between two events of a league's event stream: a league of fast
+// bots finishes tens of matches a second, and a spectator's page needs no more than one
+// update a second.
+const eventGap = time.Second
 
 // csp allows this server's own script and style only: no inline script, no inline
 // style, nothing from elsewhere.
@@ -50,7 +83,8 @@ const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 's
 // New returns a viewer of src. live maps the name of a league running in this process to
 // its progress, whose changes the league page shows as they happen; it may be nil.
 func New(src Source, live map[string]*view.Progress) (*Server, error) {
-	s := &Server{src: src, live: live, pages: map[string]*template.Template{}, mux: http.NewServeMux(), history: map[string]historyCache{}}
+	s := &Server{src: src, live: live, pages: map[string]*template.Template{}, mux: http.NewServeMux(), history: map[string]cached[[]view.HistoryPoint]{},
+		bots: map[string]cached[botData]{}, latest: map[string]cached[[]byte]{}, done: map[string]matchDeals{}}
 	for _, p := range []string{"index", "league", "matches", "bot", "match", "deal"} {
 		t, err := template.New(p).Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/"+p+".html")
 		if err != nil {
@@ -173,10 +207,10 @@ func (s *Server) standings(l *store.League) (*store.Totals, *view.Standings, *vi
 // when more matches are done, at most every historyAge.
 func (s *Server) ratingHistory(name string, done, bots int) ([]view.HistoryPoint, error) {
 	s.mu.Lock()
-	c, ok := s.history[name]
+	c := s.history[name]
 	s.mu.Unlock()
-	if ok && (c.matches == done || time.Since(c.at) < historyAge) {
-		return c.points, nil
+	if c.fresh(done, historyAge) {
+		return c.v, nil
 	}
 	matches, err := s.src.Matches(name)
 	if err != nil {
@@ -184,7 +218,7 @@ func (s *Server) ratingHistory(name string, done, bots int) ([]view.HistoryPoint
 	}
 	h := view.RatingHistory(matches, bots, 40)
 	s.mu.Lock()
-	s.history[name] = historyCache{matches: done, at: time.Now(), points: h}
+	s.history[name] = cached[[]view.HistoryPoint]{matches: done, at: time.Now(), v: h}
 	s.mu.Unlock()
 	return h, nil
 }
@@ -208,8 +242,35 @@ func (s *Server) Warm() error {
 	return nil
 }
 
-// matchDeals reads one match and its deals.
+// matchDeals reads one match and its deals; those of a finished match are kept (the last
+// doneMatches of them) and shared: nobody changes them.
 func (s *Server) matchDeals(league string, index int) (*store.Match, []referee.DealRecord, error) {
+	key := league + "\x00" + strconv.Itoa(index)
+	s.mu.Lock()
+	c, ok := s.done[key]
+	s.mu.Unlock()
+	if ok {
+		return c.m, c.deals, nil
+	}
+	m, deals, err := s.readMatch(league, index)
+	if err != nil || !m.Done {
+		return m, deals, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.done[key]; !ok {
+		s.done[key] = matchDeals{m, deals}
+		s.order = append(s.order, key)
+		if len(s.order) > doneMatches {
+			delete(s.done, s.order[0])
+			s.order = s.order[1:]
+		}
+	}
+	return m, deals, nil
+}
+
+// readMatch reads one match and its deals.
+func (s *Server) readMatch(league string, index int) (*store.Match, []referee.DealRecord, error) {
 	var m *store.Match
 	var deals []referee.DealRecord
 	err := s.src.Deals(league, index, func(sm *store.Match, rec *referee.DealRecord) error {
