@@ -30,9 +30,9 @@ type Server struct {
 
 	mu      sync.Mutex
 	history map[string]cached[[]view.HistoryPoint] // by league
-	bots    map[string]cached[botData]             // by league and bot: botKey
+	bots    map[string]cached[botData]             // by league NUL bot
 	latest  map[string]cached[[]byte]              // the latest event of a running league
-	done    map[string]matchDeals                  // finished matches' deals, by matchKey
+	done    map[string]matchDeals                  // finished matches' deals, by league NUL index
 	order   []string                               // the keys of done, oldest first
 }
 
@@ -67,8 +67,9 @@ const historyAge = 30 * time.Second
 // botAge is how long a running league's bot page may lag behind its matches in what it reads
 // from the match records and deals (its matches, decision times and last stderr; its
 // standing is always the latest): it reads every match record and the deals of the bot's
-// latest 50 matches, 20-40 ms of server time, which a spectator reloading the page every
-// second must not cost a busy league (BENCHMARKS.md, "The cost of serving a running league").
+// latest 50 matches (about 30 ms of CPU in make bench-serve's league), which spectators
+// reloading the page must not cost a busy league (BENCHMARKS.md, "The cost of serving a
+// running league").
 const botAge = 10 * time.Second
 
 // eventGap is the least time between two events of a league's event stream: a league of fast
