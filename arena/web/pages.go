@@ -198,6 +198,8 @@ type matchPage struct {
 
 func (p *matchPage) api() any { return p.Match }
 
+func (p *matchPage) fixed() bool { return p.Match.Done }
+
 // requestedMatch reads the league and the match the request's path names, with its deals.
 func (s *Server) requestedMatch(r *http.Request) (*store.League, *store.Match, []referee.DealRecord, error) {
 	l, err := s.leagueInfo(r.PathValue("league"))
@@ -231,6 +233,8 @@ type dealPage struct {
 }
 
 func (p *dealPage) api() any { return p.Deal }
+
+func (p *dealPage) fixed() bool { return p.Match.Done }
 
 func (s *Server) deal(r *http.Request) (string, any, error) {
 	l, m, deals, err := s.requestedMatch(r)

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -23,18 +24,52 @@ var files embed.FS
 
 // Server is the viewer's http.Handler. It only reads its Source.
 type Server struct {
-	src   Source
-	live  map[string]*view.Progress // running leagues, by name
-	pages map[string]*template.Template
-	mux   *http.ServeMux
+	src       Source
+	live      map[string]*view.Progress // running leagues, by name
+	templates map[string]*template.Template
+	mux       *http.ServeMux
 
 	mu      sync.Mutex
 	history map[string]cached[[]view.HistoryPoint] // by league
 	bots    map[string]cached[botData]             // by league NUL bot
 	latest  map[string]cached[[]byte]              // the latest event of a running league
-	done    map[string]matchDeals                  // finished matches' deals, by league NUL index
-	order   []string                               // the keys of done, oldest first
+	done    *recent[matchDeals]                    // finished matches' deals, by league NUL index
+	pages   *recent[[]byte]                        // rendered pages that cannot change, by path
 }
+
+// recent keeps the last values put, up to max of them; the Server's mu guards it.
+type recent[V any] struct {
+	max   int
+	m     map[string]V
+	order []string // the keys of m, oldest first
+}
+
+func newRecent[V any](max int) *recent[V] { return &recent[V]{max: max, m: map[string]V{}} }
+
+func (r *recent[V]) get(key string) (V, bool) {
+	v, ok := r.m[key]
+	return v, ok
+}
+
+// put keeps v under key, unless a value is kept there already, forgetting the oldest.
+func (r *recent[V]) put(key string, v V) {
+	if _, ok := r.m[key]; ok {
+		return
+	}
+	r.m[key] = v
+	r.order = append(r.order, key)
+	if len(r.order) > r.max {
+		delete(r.m, r.order[0])
+		r.order = r.order[1:]
+	}
+}
+
+// fixed is the data of a page that can no longer change (a finished match's page, its deals'
+// pages): rendered once and kept (the last fixedPages of them).
+type fixed interface{ fixed() bool }
+
+// fixedPages is how many rendered pages that cannot change the server keeps.
+const fixedPages = 64
 
 // matchDeals is a match record with its deals.
 type matchDeals struct {
@@ -84,14 +119,15 @@ const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 's
 // New returns a viewer of src. live maps the name of a league running in this process to
 // its progress, whose changes the league page shows as they happen; it may be nil.
 func New(src Source, live map[string]*view.Progress) (*Server, error) {
-	s := &Server{src: src, live: live, pages: map[string]*template.Template{}, mux: http.NewServeMux(), history: map[string]cached[[]view.HistoryPoint]{},
-		bots: map[string]cached[botData]{}, latest: map[string]cached[[]byte]{}, done: map[string]matchDeals{}}
+	s := &Server{src: src, live: live, templates: map[string]*template.Template{}, mux: http.NewServeMux(), history: map[string]cached[[]view.HistoryPoint]{},
+		bots: map[string]cached[botData]{}, latest: map[string]cached[[]byte]{}, done: newRecent[matchDeals](doneMatches),
+		pages: newRecent[[]byte](fixedPages)}
 	for _, p := range []string{"index", "league", "matches", "bot", "match", "deal"} {
 		t, err := template.New(p).Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/"+p+".html")
 		if err != nil {
 			return nil, err
 		}
-		s.pages[p] = t
+		s.templates[p] = t
 	}
 	static, err := fs.Sub(files, "static")
 	if err != nil {
@@ -119,11 +155,25 @@ func (s *Server) route(path string, p page) {
 			s.fail(w, err)
 			return
 		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		if err := s.pages[name].ExecuteTemplate(w, "layout", data); err != nil {
-			// The status line is sent: all that can be done is to stop the page.
-			fmt.Fprintf(w, "\n<p class=error>page error</p>")
+		f, ok := data.(fixed)
+		keep := ok && f.fixed()
+		s.mu.Lock()
+		html, kept := s.pages.get(r.URL.Path)
+		s.mu.Unlock()
+		if !keep || !kept {
+			var buf bytes.Buffer
+			if err := s.templates[name].ExecuteTemplate(&buf, "layout", data); err != nil {
+				s.fail(w, fmt.Errorf("page %s: %w", r.URL.Path, err))
+				return
+			}
+			if html = buf.Bytes(); keep {
+				s.mu.Lock()
+				s.pages.put(r.URL.Path, html)
+				s.mu.Unlock()
+			}
 		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write(html)
 	})
 	api := "/api" + path
 	if path == "/{$}" {
@@ -248,7 +298,7 @@ func (s *Server) Warm() error {
 func (s *Server) matchDeals(league string, index int) (*store.Match, []referee.DealRecord, error) {
 	key := league + "\x00" + strconv.Itoa(index)
 	s.mu.Lock()
-	c, ok := s.done[key]
+	c, ok := s.done.get(key)
 	s.mu.Unlock()
 	if ok {
 		return c.m, c.deals, nil
@@ -258,15 +308,8 @@ func (s *Server) matchDeals(league string, index int) (*store.Match, []referee.D
 		return m, deals, err
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.done[key]; !ok {
-		s.done[key] = matchDeals{m, deals}
-		s.order = append(s.order, key)
-		if len(s.order) > doneMatches {
-			delete(s.done, s.order[0])
-			s.order = s.order[1:]
-		}
-	}
+	s.done.put(key, matchDeals{m, deals})
+	s.mu.Unlock()
 	return m, deals, nil
 }
 
