@@ -36,7 +36,10 @@ import (
 // time per deal (user+sys from /proc/PID/stat, read when it has exited and before it is
 // reaped: the bots' CPU is not in it), and the ratios of the served runs to the plain ones.
 // The spectators' cost must stay under 5% of the CPU per deal (the goal), compared
-// by the medians of the rounds.
+// by the medians of the rounds. With ARENA_BENCH_SERVE_PROFILES=DIR every run writes a CPU
+// profile of the arena (ARENA_CPUPROFILE) to DIR/MODE-ROUND.pprof: the share of its samples
+// under net/http.(*conn).serve is the server's part of the arena's CPU, without the noise of
+// a shared machine (go tool pprof -top -cum ARENA DIR/spectators-1.pprof).
 const (
 	sseClients  = 4
 	pollClients = 4
@@ -87,7 +90,11 @@ func TestServeCost(t *testing.T) {
 		t.Logf("round %d, load %s", round+1, strings.Join(strings.Fields(string(load))[:3], " "))
 		for k := range modes {
 			mode := modes[(k+round)%len(modes)] // each mode in each place of the order
-			r := serveOnce(t, arena, file, filepath.Join(dir, mode+".db"), mode)
+			profile := ""
+			if d := os.Getenv("ARENA_BENCH_SERVE_PROFILES"); d != "" {
+				profile = filepath.Join(d, fmt.Sprintf("%s-%d.pprof", mode, round+1))
+			}
+			r := serveOnce(t, arena, file, filepath.Join(dir, mode+".db"), mode, profile)
 			runs[mode] = append(runs[mode], r)
 			t.Logf("  %-10s %6.0f deals/s  %7.1f µs CPU/deal (arena; bots %5.1f µs)  %5d answers (%d other)  %4d events on %d streams",
 				mode, float64(deals)/r.wall.Seconds(), perDeal(r.cpu, deals), perDeal(r.children, deals), r.requests, r.other, r.events, r.streams)
@@ -120,8 +127,9 @@ func TestServeCost(t *testing.T) {
 	}
 }
 
-// serveOnce plays the league once into a fresh database db, with the load of mode.
-func serveOnce(t *testing.T, arena, file, db, mode string) serveRun {
+// serveOnce plays the league once into a fresh database db, with the load of mode, writing
+// a CPU profile of the arena to profile (none if "").
+func serveOnce(t *testing.T, arena, file, db, mode, profile string) serveRun {
 	t.Helper()
 	_ = os.Remove(db)
 	args := []string{"league", "--db", db, "--progress-every", "1h"}
@@ -129,6 +137,7 @@ func serveOnce(t *testing.T, arena, file, db, mode string) serveRun {
 		args = append(args, "--serve", "127.0.0.1:0")
 	}
 	cmd := exec.Command(arena, append(args, file)...)
+	cmd.Env = append(os.Environ(), "ARENA_CPUPROFILE="+profile)
 	pipe, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
