@@ -184,7 +184,7 @@ func (r *Runner) shardName() string {
 func (r *Runner) create() (*store.League, error) {
 	f := r.File
 	l := &store.League{Name: f.Name, File: f.Path, Hash: f.Hash, Config: f.Text, Rules: f.Rules, Bots: f.BotNames(),
-		Matches: r.total, Shard: r.shardName(), Created: time.Now().UTC()}
+		Authors: f.BotAuthors(), Matches: r.total, Shard: r.shardName(), Created: time.Now().UTC()}
 	for _, b := range f.Bots {
 		if err := r.DB.PutBot(b.Name, b); err != nil {
 			return nil, err
@@ -235,7 +235,7 @@ func (r *Runner) resume(l *store.League) error {
 		return &ChangedError{Name: f.Name, File: f.Path, OldHash: l.Hash, NewHash: f.Hash}
 	}
 	l.Forced = append(l.Forced, store.Forced{At: time.Now().UTC(), OldHash: l.Hash, NewHash: f.Hash})
-	l.Hash, l.Config, l.File, l.Rules, l.Matches = f.Hash, f.Text, f.Path, f.Rules, r.total
+	l.Hash, l.Config, l.File, l.Rules, l.Matches, l.Authors = f.Hash, f.Text, f.Path, f.Rules, r.total, f.BotAuthors()
 	l.Finished = time.Time{}
 	r.Forced = true
 	return r.DB.PutLeague(l)
@@ -399,6 +399,8 @@ type Snapshot struct {
 	PID    int           `json:"pid"`
 	Time   time.Time     `json:"time"`
 	Totals *store.Totals `json:"totals"`
+	// Authors are the bots' author lines by rating index (nil when no bot has one).
+	Authors []string `json:"authors,omitempty"`
 }
 
 // writeSnapshot replaces the snapshot file; it is best effort (a failure only means
@@ -410,7 +412,7 @@ func (r *Runner) writeSnapshot(t *store.Totals) {
 		return // a later match's totals were written already
 	}
 	r.snapMatches = t.Matches
-	data, err := json.Marshal(Snapshot{League: r.File.Name, PID: os.Getpid(), Time: time.Now(), Totals: t})
+	data, err := json.Marshal(Snapshot{League: r.File.Name, PID: os.Getpid(), Time: time.Now(), Totals: t, Authors: r.File.BotAuthors()})
 	if err != nil {
 		return
 	}

@@ -23,13 +23,24 @@ type League struct {
 	Hash     string        `json:"hash"`   // SHA-256 of the league file
 	Config   string        `json:"config"` // the league file's text
 	Rules    rules.Ruleset `json:"rules"`
-	Bots     []string      `json:"bots"` // rating indices: Bots[i] is bot i
+	Bots     []string      `json:"bots"`              // rating indices: Bots[i] is bot i
+	Authors  []string      `json:"authors,omitempty"` // Authors[i] is bot i's author line (see Author)
 	Matches  int           `json:"matches"`
 	Keyed    bool          `json:"keyed,omitempty"` // its cards are derived with a secret key (DealKey)
 	Shard    string        `json:"shard,omitempty"` // "I/N": this database plays shard I of N of the league
 	Created  time.Time     `json:"created"`
 	Forced   []Forced      `json:"forced,omitempty"`
 	Finished time.Time     `json:"finished,omitzero"`
+}
+
+// Author returns bot i's author line from the league file, or "" when it has none. Authors
+// is nil when no bot has one, and in leagues stored by an arena older than author lines,
+// whose records read as before.
+func (l *League) Author(i int) string {
+	if i < 0 || i >= len(l.Authors) {
+		return ""
+	}
+	return l.Authors[i]
 }
 
 // MarshalJSON writes the league record, the ruleset as package rulesfile writes it.
