@@ -2,7 +2,10 @@ package store
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"runtime"
+	"sync"
 
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee"
@@ -75,7 +78,9 @@ func (b *binDeal) score(game, deal, attempt int) DealScore {
 // Scores calls fn with the score of every stored deal of the league (match < 0) or of one
 // match, in key order, every deal re-refereed on the way: a binary row is re-derived by the
 // rules engine as it is read, without building its record; any other row is decoded and
-// checked with Verify, and a deal that fails is an error with its place. fn must not keep s.
+// checked with Verify, and a deal that fails is an error with its place. The rows are
+// decoded in chunks on every CPU (GOMAXPROCS), fn called in order on the caller's goroutine.
+// fn must not keep s.
 func (db *DB) Scores(league string, match int, fn func(m *Match, s *DealScore) error) error {
 	return db.view(func(tx *bolt.Tx) error {
 		b, err := leagueBucket(tx, league)
@@ -86,56 +91,162 @@ func (db *DB) Scores(league string, match int, fn func(m *Match, s *DealScore) e
 		if err := getJSON(b, keyInfo, &l); err != nil {
 			return err
 		}
-		matches := b.Bucket(bucketMatches)
-		var scratch binDeal
-		visit := func(idx int) error {
-			var m Match
-			if err := getJSON(matches, u32(idx), &m); err != nil {
-				return err
-			}
-			return scoreDeals(b, idx, &l, &m, &scratch, func(s *DealScore) error { return fn(&m, s) })
-		}
-		if match >= 0 {
-			return visit(match)
-		}
-		return eachMatch(matches, visit)
+		p := scorePipeline{b: b, l: &l, old: legacy(tx), match: match, work: make(chan *scoreChunk), order: make(chan *scoreChunk, 2*runtime.GOMAXPROCS(0)), stop: make(chan struct{})}
+		return p.run(fn)
 	})
 }
 
-// scoreDeals calls fn with the score of each stored deal of match index (see Scores).
-func scoreDeals(b *bolt.Bucket, index int, l *League, m *Match, scratch *binDeal, fn func(s *DealScore) error) error {
-	prefix := u32(index)
-	old := legacy(b.Tx())
-	c := b.Bucket(bucketDeals).Cursor()
-	var s DealScore // one for every deal: fn does not keep it
-	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		data, err := unseal(k, v, old)
-		s = DealScore{}
-		switch {
-		case err != nil:
-		case isBinRow(data) && len(k) != 10:
-			err = fmt.Errorf("%w: stored deal under a key of %d bytes", ErrCorrupt, len(k))
-		case isBinRow(data):
-			if err = scratch.decode(data, &l.Rules, len(l.Bots)); err == nil {
-				game, deal, attempt := keyNumbers(k)
-				s = scratch.score(game, deal, attempt)
+// chunkRows is the rows a worker of Scores decodes at a time.
+const chunkRows = 512
+
+// scoreChunk is a run of stored rows of one match and, once done is closed, their scores or
+// the error of the first that fails.
+type scoreChunk struct {
+	m          *Match
+	keys, vals [][]byte
+	scores     []DealScore
+	err        error
+	done       chan struct{}
+}
+
+// scorePipeline is one Scores: a producer walks the match records and the rows in key order
+// into chunks, workers score them, and run hands the scores to fn in order. The rows' bytes
+// are bbolt's, valid until the transaction ends, which is after run returns.
+type scorePipeline struct {
+	b     *bolt.Bucket
+	l     *League
+	old   bool // a database of schema 1
+	match int
+	work  chan *scoreChunk // to the workers
+	order chan *scoreChunk // the same chunks, in order, to run
+	stop  chan struct{}    // closed when run stops early
+}
+
+func (p *scorePipeline) run(fn func(m *Match, s *DealScore) error) error {
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			var scratch binDeal
+			for c := range p.work {
+				p.score(c, &scratch)
+				close(c.done)
 			}
-		default:
-			rec := referee.DealRecord{V: referee.LogVersion, Match: m.ID, Rules: l.Rules, Seed: m.Seed, Keyed: l.Keyed}
-			if err = decodeRow(data, &rec); err != nil {
-				break
+		})
+	}
+	go p.produce()
+	var err error
+	for c := range p.order {
+		<-c.done
+		if err != nil {
+			continue // draining what the producer queued before it saw stop
+		}
+		if err = c.err; err == nil {
+			for i := range c.scores {
+				if err = fn(c.m, &c.scores[i]); err != nil {
+					break
+				}
 			}
-			if verr := rec.Verify(); verr != nil {
-				return fmt.Errorf("match %s game %d deal %d: %w", m.ID, rec.Game, rec.Deal, verr)
-			}
-			s = ScoreOf(&rec)
 		}
 		if err != nil {
-			return fmt.Errorf("league %s match %s: %w", l.Name, m.ID, err)
+			close(p.stop)
 		}
-		if err := fn(&s); err != nil {
+	}
+	wg.Wait()
+	return err
+}
+
+// produce queues the chunks of every match (or of p.match), then closes both queues.
+func (p *scorePipeline) produce() {
+	defer close(p.order)
+	defer close(p.work)
+	matches := p.b.Bucket(bucketMatches)
+	deals := p.b.Bucket(bucketDeals)
+	send := func(c *scoreChunk, toWorkers bool) bool {
+		if toWorkers {
+			select {
+			case p.work <- c:
+			case <-p.stop:
+				return false
+			}
+		}
+		select {
+		case p.order <- c:
+			return true
+		case <-p.stop:
+			return false
+		}
+	}
+	visit := func(idx int) error {
+		m := new(Match)
+		if err := getJSON(matches, u32(idx), m); err != nil {
+			c := &scoreChunk{err: err, done: make(chan struct{})}
+			close(c.done)
+			send(c, false)
 			return err
 		}
+		prefix := u32(idx)
+		c := &scoreChunk{m: m, done: make(chan struct{})}
+		cur := deals.Cursor()
+		for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
+			c.keys, c.vals = append(c.keys, k), append(c.vals, v)
+			if len(c.keys) == chunkRows {
+				if !send(c, true) {
+					return errStopped
+				}
+				c = &scoreChunk{m: m, done: make(chan struct{})}
+			}
+		}
+		if len(c.keys) > 0 && !send(c, true) {
+			return errStopped
+		}
+		return nil
+	}
+	if p.match >= 0 {
+		visit(p.match)
+		return
+	}
+	eachMatch(matches, visit)
+}
+
+// errStopped ends the producer's walk when run stopped early.
+var errStopped = errors.New("stopped")
+
+// score scores the rows of c, stopping at the first that fails.
+func (p *scorePipeline) score(c *scoreChunk, scratch *binDeal) {
+	c.scores = make([]DealScore, len(c.keys))
+	for i, k := range c.keys {
+		if c.err = p.scoreRow(k, c.vals[i], c.m, scratch, &c.scores[i]); c.err != nil {
+			c.scores = c.scores[:i]
+			return
+		}
+	}
+}
+
+// scoreRow scores one stored row of match m into s (see Scores).
+func (p *scorePipeline) scoreRow(k, v []byte, m *Match, scratch *binDeal, s *DealScore) error {
+	l := p.l
+	data, err := unseal(k, v, p.old)
+	switch {
+	case err != nil:
+	case isBinRow(data) && len(k) != 10:
+		err = fmt.Errorf("%w: stored deal under a key of %d bytes", ErrCorrupt, len(k))
+	case isBinRow(data):
+		if err = scratch.decode(data, &l.Rules, len(l.Bots)); err == nil {
+			game, deal, attempt := keyNumbers(k)
+			*s = scratch.score(game, deal, attempt)
+		}
+	default:
+		rec := referee.DealRecord{V: referee.LogVersion, Match: m.ID, Rules: l.Rules, Seed: m.Seed, Keyed: l.Keyed}
+		if err = decodeRow(data, &rec); err != nil {
+			break
+		}
+		if verr := rec.Verify(); verr != nil {
+			return fmt.Errorf("match %s game %d deal %d: %w", m.ID, rec.Game, rec.Deal, verr)
+		}
+		*s = ScoreOf(&rec)
+	}
+	if err != nil {
+		return fmt.Errorf("league %s match %s: %w", l.Name, m.ID, err)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -177,5 +178,60 @@ func TestScoresDamage(t *testing.T) {
 				t.Errorf("the other match: %v", err)
 			}
 		})
+	}
+}
+
+// TestScoresChunks: over matches of more rows than a chunk, Scores hands the scores over in
+// key order, the same as Deals, and an error of fn stops it with that error.
+func TestScoresChunks(t *testing.T) {
+	db, _ := MustOpen(t)
+	if err := db.PutLeague(&League{Name: "x", Rules: rules.Default(), Bots: []string{"a", "b"}}); err != nil {
+		t.Fatal(err)
+	}
+	recs := playMatch(t, "x/0", 3)
+	w := db.NewDealWriter("x", nil)
+	for i := range 3 {
+		if err := w.Start(Match{Index: i, ID: fmt.Sprintf("x/%d", i)}); err != nil {
+			t.Fatal(err)
+		}
+		for rep := range chunkRows/len(recs) + 3 { // each match over a chunk: games renumbered
+			for j := range recs {
+				rec := recs[j]
+				rec.Game += 2 * rep
+				if err := w.Put(i, &rec); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var want, got []string
+	if err := db.Deals("x", -1, func(m *Match, rec *referee.DealRecord) error {
+		want = append(want, fmt.Sprintf("%s %+v", m.ID, ScoreOf(rec)))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Scores("x", -1, func(m *Match, s *DealScore) error {
+		got = append(got, fmt.Sprintf("%s %+v", m.ID, *s))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(want) <= 2*chunkRows || !slices.Equal(got, want) {
+		t.Fatalf("%d scores, %d records, equal %v", len(got), len(want), slices.Equal(got, want))
+	}
+	stop := errors.New("enough")
+	n := 0
+	err := db.Scores("x", -1, func(*Match, *DealScore) error {
+		if n++; n == chunkRows+7 {
+			return stop
+		}
+		return nil
+	})
+	if err != stop || n != chunkRows+7 {
+		t.Errorf("stopped after %d scores with %v", n, err)
 	}
 }
