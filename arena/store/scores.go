@@ -99,10 +99,10 @@ func (db *DB) Scores(league string, match int, fn func(m *Match, s *DealScore) e
 // chunkRows is the rows a worker of Scores decodes at a time.
 const chunkRows = 512
 
-// scoreChunk is a run of stored rows of one match and, once done is closed, their scores or
-// the error of the first that fails.
+// scoreChunk is a run of stored rows, each with its match, and, once done is closed, their
+// scores or the error of the first that fails.
 type scoreChunk struct {
-	m          *Match
+	ms         []*Match
 	keys, vals [][]byte
 	scores     []DealScore
 	err        error
@@ -140,12 +140,13 @@ func (p *scorePipeline) run(fn func(m *Match, s *DealScore) error) error {
 		if err != nil {
 			continue // draining what the producer queued before it saw stop
 		}
-		if err = c.err; err == nil {
-			for i := range c.scores {
-				if err = fn(c.m, &c.scores[i]); err != nil {
-					break
-				}
+		for i := range c.scores { // the rows before a failing one, then its error
+			if err = fn(c.ms[i], &c.scores[i]); err != nil {
+				break
 			}
+		}
+		if err == nil {
+			err = c.err
 		}
 		if err != nil {
 			close(p.stop)
@@ -176,36 +177,40 @@ func (p *scorePipeline) produce() {
 			return false
 		}
 	}
+	c := &scoreChunk{done: make(chan struct{})} // filled across matches
 	visit := func(idx int) error {
 		m := new(Match)
 		if err := getJSON(matches, u32(idx), m); err != nil {
-			c := &scoreChunk{err: err, done: make(chan struct{})}
+			if len(c.keys) > 0 && !send(c, true) {
+				return errStopped
+			}
+			c = &scoreChunk{err: err, done: make(chan struct{})}
 			close(c.done)
 			send(c, false)
 			return err
 		}
 		prefix := u32(idx)
-		c := &scoreChunk{m: m, done: make(chan struct{})}
 		cur := deals.Cursor()
 		for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
-			c.keys, c.vals = append(c.keys, k), append(c.vals, v)
+			c.ms, c.keys, c.vals = append(c.ms, m), append(c.keys, k), append(c.vals, v)
 			if len(c.keys) == chunkRows {
 				if !send(c, true) {
 					return errStopped
 				}
-				c = &scoreChunk{m: m, done: make(chan struct{})}
+				c = &scoreChunk{done: make(chan struct{})}
 			}
-		}
-		if len(c.keys) > 0 && !send(c, true) {
-			return errStopped
 		}
 		return nil
 	}
+	var err error
 	if p.match >= 0 {
-		visit(p.match)
-		return
+		err = visit(p.match)
+	} else {
+		err = eachMatch(matches, visit)
 	}
-	eachMatch(matches, visit)
+	if err == nil && len(c.keys) > 0 {
+		send(c, true)
+	}
 }
 
 // errStopped ends the producer's walk when run stopped early.
@@ -215,7 +220,7 @@ var errStopped = errors.New("stopped")
 func (p *scorePipeline) score(c *scoreChunk, scratch *binDeal) {
 	c.scores = make([]DealScore, len(c.keys))
 	for i, k := range c.keys {
-		if c.err = p.scoreRow(k, c.vals[i], c.m, scratch, &c.scores[i]); c.err != nil {
+		if c.err = p.scoreRow(k, c.vals[i], c.ms[i], scratch, &c.scores[i]); c.err != nil {
 			c.scores = c.scores[:i]
 			return
 		}
