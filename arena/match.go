@@ -123,15 +123,17 @@ func (p *matchPlan) run(ctx context.Context, out, errOut io.Writer) error {
 	if cfg.Duplicate {
 		games *= referee.DuplicateGames(&cfg.Rules, len(p.bots))
 	}
-	progress := newMatchProgress(notes, games, p.sprt)
+	progress := newMatchProgress(notes, games, p.sprt, referee.Sides(&cfg.Rules, len(p.bots)))
 	var res *referee.Result
 	var err error
 	if p.parallel > 1 {
 		res, err = p.runParallel(ctx, cfg, progress)
 	} else {
 		cfg.Stop = progress.stop
+		cfg.Records = bothConsumers(cfg.Records, progress)
 		res, err = referee.Run(ctx, cfg, entrants)
 	}
+	progress.end()
 	var refused *referee.RefusedError
 	var notStarted *referee.StartError
 	if errors.As(err, &refused) || errors.As(err, &notStarted) {
@@ -157,6 +159,19 @@ func (p *matchPlan) run(ctx context.Context, out, errOut io.Writer) error {
 		}
 	}
 	return err
+}
+
+// bothConsumers gives each deal to first (if any), then to second.
+func bothConsumers(first, second referee.DealConsumer) referee.DealConsumer {
+	if first == nil {
+		return second
+	}
+	return referee.DealFunc(func(rec *referee.DealRecord) error {
+		if err := first.Deal(rec); err != nil {
+			return err
+		}
+		return second.Deal(rec)
+	})
 }
 
 // entrants are the seated bots as the referee starts them, on the CPUs of cpus.
@@ -200,7 +215,10 @@ func (p *matchPlan) runParallel(ctx context.Context, cfg referee.Config, progres
 				var recs []*referee.DealRecord
 				part := cfg
 				part.Games, part.FirstPair, part.Stop = 1, pair, nil
-				part.Records = referee.DealFunc(func(rec *referee.DealRecord) error { recs = append(recs, rec); return nil })
+				part.Records = referee.DealFunc(func(rec *referee.DealRecord) error {
+					recs = append(recs, rec)
+					return progress.Deal(rec)
+				})
 				res, err := referee.Run(ctx, part, p.entrants(cpus, cfg))
 				mu.Lock()
 				if err == nil {
