@@ -143,8 +143,12 @@ func ResultRecord(d *rules.Deal, seating rules.Seating) RecordResult {
 	if res.Maker != protocol.NoSeat {
 		r.Trump, r.Maker = res.Trump.String(), table(res.Maker)
 	}
-	for _, t := range d.Tricks() {
-		r.Winners += table(t.Winner)
+	if tricks := d.Tricks(); len(tricks) > 0 {
+		winners := make([]byte, 0, len(tricks))
+		for _, t := range tricks {
+			winners = append(winners, table(t.Winner)...)
+		}
+		r.Winners = string(winners)
 	}
 	if res.Offender != protocol.NoSeat {
 		r.Offender = table(res.Offender)

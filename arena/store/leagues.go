@@ -452,14 +452,19 @@ func (db *DB) DealsDerived(league string, match int, fn func(m *Match, rec *refe
 		if match >= 0 {
 			return visit(match)
 		}
-		c := matches.Cursor()
-		for k, _ := c.First(); k != nil; k, _ = c.Next() {
-			if err := visit(int(binary.BigEndian.Uint32(k))); err != nil {
-				return err
-			}
-		}
-		return nil
+		return eachMatch(matches, visit)
 	})
+}
+
+// eachMatch calls visit with the index of every match record, in schedule order.
+func eachMatch(matches *bolt.Bucket, visit func(index int) error) error {
+	c := matches.Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if err := visit(int(binary.BigEndian.Uint32(k))); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DealCount returns the number of deals stored for the league.
@@ -482,11 +487,12 @@ func forEachDeal(b *bolt.Bucket, index int, l *League, m *Match, fn func(rec *re
 	prefix := u32(index)
 	old := legacy(b.Tx())
 	c := b.Bucket(bucketDeals).Cursor()
+	var scratch binDeal
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		rec := referee.DealRecord{V: referee.LogVersion, Match: m.ID, Rules: l.Rules, Seed: m.Seed, Keyed: l.Keyed}
 		data, err := unseal(k, v, old)
 		if err == nil {
-			err = decodeStoredRow(k, data, &rec, l.Bots)
+			err = decodeStoredRow(k, data, &rec, l.Bots, &scratch)
 		}
 		if err != nil {
 			return fmt.Errorf("league %s match %s: %w", l.Name, m.ID, err)
