@@ -146,7 +146,7 @@ func runLeague(c *cli.Context) error {
 			StandingsEvery: c.Int("standings-every"),
 			Standings: func(w io.Writer, t *store.Totals) {
 				fmt.Fprintln(w)
-				_ = printStandings(w, f.Name, t, standingsOptions{})
+				_ = printStandings(w, f.Name, t, f.BotAuthors(), standingsOptions{})
 				fmt.Fprintln(w)
 			}},
 	}

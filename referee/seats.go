@@ -58,6 +58,9 @@ func (m *match) startAll() error {
 	errs := make([]error, len(m.seats))
 	var wg sync.WaitGroup
 	for i, s := range m.seats {
+		if s.disabled {
+			continue // disabled before a resume (Config.Resume): never started again
+		}
 		wg.Go(func() {
 			for range 2 {
 				errs[i] = m.startSeat(s)
