@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin
 
-.PHONY: bench-league ratings-full roem-full demo demo-game soak test test-slurm deps fmt-check vet staticcheck cross unit python bench fuzz build clean
+.PHONY: bench-league bench-serve ratings-full roem-full demo demo-game soak test test-slurm deps fmt-check vet staticcheck cross unit python bench fuzz build clean
 
 build:
 	$(GO) build -ldflags "-X main.version=$$(git describe --tags --always --dirty 2>/dev/null || echo devel)" -o $(BIN)/arena ./arena
@@ -99,6 +99,15 @@ bench:
 ## arena binary adds its league to each round (BENCHMARKS.md, "Leagues and the store").
 bench-league: build
 	ROUNDS=$${ROUNDS:-3} arena/testdata/bench-league.sh $(BIN)/arena $(BASE)
+
+## bench-serve: the cost of serving a running league: the same league of C bots without
+## --serve, with --serve and spectators (4 event streams, 4 clients loading the league, bot,
+## match and deal pages and the API 3 times a second each) and with --serve and one client as
+## fast as it can, alternating, ROUNDS (default 3) rounds of GAMES (default 200) games a
+## pairing; deals/s and the arena's own CPU per deal, and their ratios (BENCHMARKS.md, "The
+## cost of serving a running league"). ARENA_BENCH_SERVE_ARENA=an arena binary measures that.
+bench-serve:
+	ARENA_BENCH_SERVE=1 ROUNDS=$${ROUNDS:-3} GAMES=$${GAMES:-200} $(GO) test ./arena -run '^TestServeCost$$' -count=1 -v -timeout 60m
 
 ## ratings-full: the full simulation study of arena/rating (acceptance_test.go; about 4 minutes).
 ratings-full:

@@ -6,3 +6,6 @@ const cpuAffinity = false
 
 // pinReferee does nothing: on macOS every placement is "none".
 func (p placement) pinReferee() func() { return func() {} }
+
+// usableCPUs is empty: nothing is placed on macOS.
+var usableCPUs []int

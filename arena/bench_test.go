@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/klaverjas-arena/arena/arena/botdef"
 	"github.com/klaverjas-arena/arena/arena/confine"
@@ -81,37 +83,50 @@ func BenchmarkRawPipe(b *testing.B) {
 }
 
 func rawPipe(b *testing.B, child, mode string) {
-	{
-		{
-			p, _ := parsePlacement(mode)
-			defer p.pinReferee()()
-			spec := childCommand(b, child)
-			cmd := exec.Command(spec.Cmd[0])
-			cmd.Env = os.Environ()
-			for k, v := range spec.Env {
-				cmd.Env = append(cmd.Env, k+"="+v)
-			}
-			stdin, _ := cmd.StdinPipe()
-			stdout, _ := cmd.StdoutPipe()
-			if err := cmd.Start(); err != nil {
-				b.Fatal(err)
-			}
-			defer func() { stdin.Close(); _ = cmd.Wait() }()
-			if cpus := p.bot(0); cpus != nil {
-				pinProcess(cmd.Process.Pid, cpus[0])
-			}
-			r := bufio.NewReader(stdout)
-			line := []byte(fmt.Sprintf("%099d\n", 0))
-			for b.Loop() {
-				if _, err := stdin.Write(line); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := r.ReadSlice('\n'); err != nil {
-					b.Fatal(err)
-				}
-			}
-		}
+	p, _ := parsePlacement(mode)
+	p = p.at(0)
+	defer p.pinReferee()()
+	spec := childCommand(b, child)
+	cmd := exec.Command(spec.Cmd[0])
+	cmd.Env = os.Environ()
+	for k, v := range spec.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
 	}
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	cpu := cpuNow()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	if cpus := p.bot(0); cpus != nil {
+		pinProcess(cmd.Process.Pid, cpus[0])
+	}
+	r := bufio.NewReader(stdout)
+	line := []byte(fmt.Sprintf("%099d\n", 0))
+	trips := 0
+	for b.Loop() {
+		if _, err := stdin.Write(line); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.ReadSlice('\n'); err != nil {
+			b.Fatal(err)
+		}
+		trips++
+	}
+	stdin.Close()
+	_ = cmd.Wait()
+	b.ReportMetric(float64((cpuNow()-cpu).Nanoseconds())/float64(trips), "cpu-ns/op")
+}
+
+// cpuNow is the CPU time of this process and of its children that have ended: the arena's
+// and the bots' work together, which other load on the machine does not inflate as it does
+// wall time.
+func cpuNow() time.Duration {
+	var self, children syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &self)
+	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &children)
+	d := func(t syscall.Timeval) time.Duration { return time.Duration(t.Nano()) }
+	return d(self.Utime) + d(self.Stime) + d(children.Utime) + d(children.Stime)
 }
 
 // BenchmarkMatchProcesses plays whole duplicate games between four trivial bot processes:
@@ -141,28 +156,27 @@ func matchProcesses(b *testing.B, child, mode, preset string, bots int, policy c
 	if err != nil {
 		b.Fatal(err)
 	}
-	{
-		{
-			p, _ := parsePlacement(mode)
-			defer p.pinReferee()()
-			spec := childCommand(b, child)
-			e := make([]referee.Entrant, bots)
-			for i := range e {
-				e[i] = referee.Entrant{Name: child, Start: procStarter(spec, p.bot(i), policy, zerolog.Nop())}
-			}
-			decisions, deals := 0, 0
-			for b.Loop() {
-				res, err := referee.Run(context.Background(), referee.Config{Rules: rs, Games: 5, Duplicate: true, Seed: 1}, e)
-				if err != nil {
-					b.Fatal(err)
-				}
-				deals += res.Deals
-				for _, bs := range res.Bots {
-					decisions += bs.Decisions
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(decisions), "ns/decision")
-			b.ReportMetric(float64(deals)/b.Elapsed().Seconds(), "deals/s")
+	p, _ := parsePlacement(mode)
+	p = p.at(0)
+	defer p.pinReferee()()
+	spec := childCommand(b, child)
+	e := make([]referee.Entrant, bots)
+	for i := range e {
+		e[i] = referee.Entrant{Name: child, Start: procStarter(spec, p.bot(i), policy, zerolog.Nop())}
+	}
+	decisions, deals := 0, 0
+	cpu := cpuNow()
+	for b.Loop() {
+		res, err := referee.Run(context.Background(), referee.Config{Rules: rs, Games: 5, Duplicate: true, Seed: 1}, e)
+		if err != nil {
+			b.Fatal(err)
+		}
+		deals += res.Deals
+		for _, bs := range res.Bots {
+			decisions += bs.Decisions
 		}
 	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(decisions), "ns/decision")
+	b.ReportMetric(float64((cpuNow()-cpu).Nanoseconds())/float64(decisions), "cpu-ns/decision")
+	b.ReportMetric(float64(deals)/b.Elapsed().Seconds(), "deals/s")
 }

@@ -2,11 +2,11 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 
+	"github.com/klaverjas-arena/arena/arena/dealjson"
 	"github.com/klaverjas-arena/arena/arena/store"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/urfave/cli/v2"
@@ -51,9 +51,11 @@ func runExport(c *cli.Context) error {
 	}
 	w := bufio.NewWriterSize(out, 256<<10)
 	n := 0
+	var enc dealjson.Encoder // what json.Marshal writes, without reflection
+	var line []byte
 	err = db.Deals(name, match, func(_ *store.Match, rec *referee.DealRecord) error {
-		line, err := json.Marshal(rec)
-		if err != nil {
+		var err error
+		if line, err = enc.Append(line[:0], rec); err != nil {
 			return err
 		}
 		n++

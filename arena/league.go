@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"runtime"
 	"strconv"
 	"syscall"
 	"time"
@@ -49,7 +48,7 @@ func leagueCommand() *cli.Command {
 			&cli.IntFlag{Name: "standings-every", Usage: "print the standings every `N` matches", DefaultText: "only at the end"},
 			&cli.DurationFlag{Name: "progress-every", Usage: "interval of the plain progress lines when not on a terminal", DefaultText: "30s"},
 			&cli.StringFlag{Name: "serve", Usage: "serve the read-only web viewer on `HOST:PORT` while the league runs (e.g. 127.0.0.1:8080), its league page updating live"},
-			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement: shared (each match's referee and bots on one CPU), spread or none"},
+			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement: shared (each match's referee and bots on one CPU, a CPU to each table while there are free ones), spread or none"},
 			&cli.StringFlag{Name: "shard", Usage: "play only shard `I/N` of the league's matches into this database (with --key; arena merge joins the shards)"},
 		}, verbosityFlags()...),
 		Action: runLeague,
@@ -132,27 +131,22 @@ func runLeague(c *cli.Context) error {
 		}
 		defer viewer.Close()
 	}
-	placeAt := func(slot int) placement {
-		p := cpus
-		p.cpu = slot % runtime.NumCPU()
-		return p
-	}
 	r := &league.Runner{
 		File: f, DB: db, Force: c.Bool("force"), Key: key, Logger: log, Snapshot: snapshotPath(dbPath), Shard: shard,
 		Entrants: func(slot int, seats []int) []referee.Entrant {
 			es := make([]referee.Entrant, len(seats))
 			for i, b := range seats {
 				bot := f.Bots[b]
-				es[i] = referee.Entrant{Name: bot.Name, Start: procStarter(bot, placeAt(slot).bot(i), policy, log)}
+				es[i] = referee.Entrant{Name: bot.Name, Start: procStarter(bot, cpus.at(slot).bot(i), policy, log)}
 			}
 			return es
 		},
-		Pin: func(slot int) func() { return placeAt(slot).pinReferee() },
+		Pin: func(slot int) func() { return cpus.at(slot).pinReferee() },
 		Progress: &textview.ProgressPrinter{Progress: progress, Out: v.notes(out), Live: !v.quiet && isTerminal(out), Width: func() int { return terminalWidth(out) }, Every: c.Duration("progress-every"),
 			StandingsEvery: c.Int("standings-every"),
 			Standings: func(w io.Writer, t *store.Totals) {
 				fmt.Fprintln(w)
-				_ = printStandings(w, f.Name, t, standingsOptions{})
+				_ = printStandings(w, f.Name, t, f.BotAuthors(), standingsOptions{})
 				fmt.Fprintln(w)
 			}},
 	}

@@ -38,7 +38,9 @@ var (
 // buildTools builds the arena binary and a fast deterministic bot (the C bot of
 // testdata/firstbot.c, or the Go random bot with a fixed seed when there is no C
 // compiler) once for the test binary; the bots of a league are that bot, then random
-// bots with fixed seeds, all deterministic.
+// bots with fixed seeds, all deterministic and stateless: each decision depends on the
+// position alone, so that a bot started afresh in the middle of a resumed match plays on as
+// the uninterrupted one would.
 func buildTools(t testing.TB) (arena string, bot []string) {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -76,7 +78,7 @@ func buildTools(t testing.TB) (arena string, bot []string) {
 	}
 	bot = []string{fastBot}
 	if filepath.Base(fastBot) == "random" {
-		bot = append(bot, "-seed", "7")
+		bot = append(bot, "-seed", "7", "-stateless")
 	}
 	return arenaBin, bot
 }
@@ -89,7 +91,7 @@ func writeLeague(t testing.TB, dir string, n, games int, extra string) string {
 	fmt.Fprintf(&b, "name = \"t\"\ngames = %d\nseed = 42\nconcurrency = 2\n%s\n", games, extra)
 	for i := range n {
 		if i > 0 {
-			bot = []string{randomBot, "-seed", strconv.Itoa(i)}
+			bot = []string{randomBot, "-seed", strconv.Itoa(i), "-stateless"}
 		}
 		fmt.Fprintf(&b, "[[bot]]\nname = \"bot%d\"\ncmd = [%s]\n", i, quoteAll(bot))
 	}
@@ -111,8 +113,10 @@ func quoteAll(words []string) string {
 // TestLeagueKill9Resume kills the arena with SIGKILL at random moments, resumes, and
 // checks the store against the schedule: every scheduled deal exactly once, every deal
 // consistent with the rules, the totals and rating sums equal to a recomputation from
-// the stored deals, and the same results as an uninterrupted run dealt with the key the
-// league made and kept (the bot is deterministic). ARENA_SOAK=N kills N times instead of 8.
+// the stored deals, no stored deal played again (killAndResume), and the same results as an
+// uninterrupted run dealt with the key the league made and kept (the bots are deterministic
+// and stateless: a resumed match goes on as the uninterrupted one). ARENA_SOAK=N kills N
+// times instead of 8.
 func TestLeagueKill9Resume(t *testing.T) {
 	arena, _ := buildTools(t)
 	dir := botDir(t)
@@ -155,13 +159,16 @@ func TestLeagueKill9Resume(t *testing.T) {
 
 // killAndResume runs the league of file into db and kills the arena with SIGKILL at random
 // moments, kills times or until the league finishes, then resumes it to its end. It fails
-// the test if no kill hit a match in the middle, or if the resume after a kill did not check
-// the database. It returns the kills made.
+// the test if no kill hit a match in the middle, if the resume after a kill did not check
+// the database, or if a match a kill left half played was played again from its start: each
+// such match must have been resumed after the deals stored at the kill (Match.Resumed), and
+// must hold those very deals at the end, to their times. It returns the kills made.
 func killAndResume(t *testing.T, arena, db, file string, kills int, rng *rand.Rand) int {
 	t.Helper()
 	// A kill's moment is drawn from a window that widens each time a kill left no match half
 	// played: on a loaded machine the arena may not have started a match within the first one.
 	killed, partial, window := 0, 0, 1
+	var left []map[int][]string // per kill, the deals of the matches it left half played
 	for killed < kills {
 		cmd := exec.Command(arena, "league", "--db", db, file)
 		var out bytes.Buffer
@@ -183,10 +190,12 @@ func killAndResume(t *testing.T, arena, db, file string, kills int, rng *rand.Ra
 			<-done
 			killed++
 			p := partialMatches(t, db)
-			if p == 0 {
+			if len(p) == 0 {
 				window = min(2*window, 16)
+			} else {
+				partial++
 			}
-			partial += p
+			left = append(left, p)
 		}
 	}
 	t.Logf("%d kills left a match half played", partial)
@@ -200,7 +209,77 @@ func killAndResume(t *testing.T, arena, db, file string, kills int, rng *rand.Ra
 	if killed == kills && !bytes.Contains(out, []byte("did not stop cleanly")) {
 		t.Errorf("resume after kill -9 did not check the database:\n%s", out)
 	}
+	checkResumed(t, db, left)
 	return killed
+}
+
+// checkResumed checks that every match a kill left half played was resumed after the deals
+// stored at the kill, not played again: the finished match records a resume after that many
+// deals, and begins with them, unchanged to their times.
+func checkResumed(t *testing.T, path string, left []map[int][]string) {
+	t.Helper()
+	final := storedDeals(t, path, true)
+	resumed, replayed := 0, 0
+	for kill, matches := range left {
+		for index, deals := range matches {
+			m := final[index]
+			if !slices.Contains(m.resumed, len(deals)) {
+				t.Errorf("kill %d left match %d with %d deals stored; its runs resumed it after %v", kill+1, index, len(deals), m.resumed)
+			}
+			if len(m.deals) < len(deals) || !slices.Equal(m.deals[:len(deals)], deals) {
+				replayed++
+				continue
+			}
+			resumed++
+		}
+	}
+	if replayed > 0 {
+		t.Errorf("%d matches a kill left half played were played again from their start (their stored deals replaced)", replayed)
+	}
+	t.Logf("%d matches left half played by a kill went on after their stored deals", resumed)
+}
+
+// storedMatch is a match's deals as stored (log lines, times included) and its resumes.
+type storedMatch struct {
+	deals   []string
+	resumed []int
+}
+
+// storedDeals returns the store's matches by index: all of them, or (done false) those not
+// done that have deals stored.
+func storedDeals(t *testing.T, path string, done bool) map[int]storedMatch {
+	t.Helper()
+	db, err := store.Open(path, store.Options{ReadOnly: true, Timeout: 2 * time.Second})
+	if errors.Is(err, store.ErrNoDatabase) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	matches, err := db.Matches("t")
+	if err != nil {
+		return nil // killed before the league was stored
+	}
+	out := map[int]storedMatch{}
+	for _, m := range matches {
+		if m.Done && !done {
+			continue
+		}
+		sm := storedMatch{resumed: m.Resumed}
+		err := db.Deals("t", m.Index, func(_ *store.Match, rec *referee.DealRecord) error {
+			line, err := json.Marshal(rec)
+			sm.deals = append(sm.deals, string(line))
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done || len(sm.deals) > 0 {
+			out[m.Index] = sm
+		}
+	}
+	return out
 }
 
 // TestLeagueKeepBotsKill9: with keep_bots = true (a bot's process plays several matches in
@@ -235,29 +314,15 @@ func writeStoredKey(t *testing.T, path, name, keyFile string) {
 	}
 }
 
-// partialMatches returns 1 if the store holds deals of a match that is not done.
-func partialMatches(t *testing.T, path string) int {
+// partialMatches returns the deals (as log lines) of the matches that are not done but have
+// deals stored, by match index.
+func partialMatches(t *testing.T, path string) map[int][]string {
 	t.Helper()
-	db, err := store.Open(path, store.Options{ReadOnly: true, Timeout: 2 * time.Second})
-	if errors.Is(err, store.ErrNoDatabase) {
-		return 0
+	out := map[int][]string{}
+	for index, m := range storedDeals(t, path, false) {
+		out[index] = m.deals
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	matches, err := db.Matches("t")
-	if err != nil {
-		return 0 // killed before the league was stored
-	}
-	for _, m := range matches {
-		n := 0
-		_ = db.Deals("t", m.Index, func(*store.Match, *referee.DealRecord) error { n++; return nil })
-		if !m.Done && n > 0 {
-			return 1
-		}
-	}
-	return 0
+	return out
 }
 
 // checkStore checks a finished league's store against its schedule and returns its totals.

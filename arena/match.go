@@ -9,7 +9,6 @@ import (
 	"io"
 	"maps"
 	"os"
-	"runtime"
 	"slices"
 	"sync"
 
@@ -53,7 +52,7 @@ func matchCommand() *cli.Command {
 			&cli.StringFlag{Name: traceDirFlag, Usage: "write each seat's protocol lines, to and from its bot, to `DIR`/SEAT-BOT.trace: a bot's own transcript"},
 			&cli.BoolFlag{Name: "json", Usage: "print the result as JSON"},
 			&cli.StringFlag{Name: "sprt", Usage: "stop as soon as a sequential test decides: `elo0=X,elo1=Y[,alpha=A,beta=B,normalized]`; --games is then the most pairs to play"},
-			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement: shared (the referee and the four bots on one CPU: fastest, see BENCHMARKS.md), spread (bots over all CPUs) or none"},
+			&cli.StringFlag{Name: "affinity", Value: "shared", Usage: "CPU placement: shared (the referee and the bots on one CPU, which no other table holds while there are free ones: fastest, see BENCHMARKS.md), spread (bots over the CPUs) or none"},
 			sandboxFlag(),
 		), verbosityFlags()...),
 		Action: runMatch,
@@ -111,6 +110,7 @@ func (p *matchPlan) run(ctx context.Context, out, errOut io.Writer) error {
 		defer closeTraces()
 		cfg.SeatTraces = traces
 	}
+	p.cpus = p.cpus.at(0)
 	entrants := p.entrants(p.cpus, cfg)
 	for _, note := range p.notes {
 		fmt.Fprintln(notes, note)
@@ -123,15 +123,17 @@ func (p *matchPlan) run(ctx context.Context, out, errOut io.Writer) error {
 	if cfg.Duplicate {
 		games *= referee.DuplicateGames(&cfg.Rules, len(p.bots))
 	}
-	progress := newMatchProgress(notes, games, p.sprt)
+	progress := newMatchProgress(notes, games, p.sprt, referee.Sides(&cfg.Rules, len(p.bots)))
 	var res *referee.Result
 	var err error
 	if p.parallel > 1 {
 		res, err = p.runParallel(ctx, cfg, progress)
 	} else {
 		cfg.Stop = progress.stop
+		cfg.Records = bothConsumers(cfg.Records, progress)
 		res, err = referee.Run(ctx, cfg, entrants)
 	}
+	progress.end()
 	var refused *referee.RefusedError
 	var notStarted *referee.StartError
 	if errors.As(err, &refused) || errors.As(err, &notStarted) {
@@ -157,6 +159,19 @@ func (p *matchPlan) run(ctx context.Context, out, errOut io.Writer) error {
 		}
 	}
 	return err
+}
+
+// bothConsumers gives each deal to first (if any), then to second.
+func bothConsumers(first, second referee.DealConsumer) referee.DealConsumer {
+	if first == nil {
+		return second
+	}
+	return referee.DealFunc(func(rec *referee.DealRecord) error {
+		if err := first.Deal(rec); err != nil {
+			return err
+		}
+		return second.Deal(rec)
+	})
 }
 
 // entrants are the seated bots as the referee starts them, on the CPUs of cpus.
@@ -186,8 +201,7 @@ func (p *matchPlan) runParallel(ctx context.Context, cfg referee.Config, progres
 	g := sync.WaitGroup{}
 	for w := range p.parallel {
 		g.Go(func() {
-			cpus := p.cpus
-			cpus.cpu = w % runtime.NumCPU()
+			cpus := p.cpus.at(w)
 			defer cpus.pinReferee()()
 			for {
 				mu.Lock()
@@ -200,7 +214,10 @@ func (p *matchPlan) runParallel(ctx context.Context, cfg referee.Config, progres
 				var recs []*referee.DealRecord
 				part := cfg
 				part.Games, part.FirstPair, part.Stop = 1, pair, nil
-				part.Records = referee.DealFunc(func(rec *referee.DealRecord) error { recs = append(recs, rec); return nil })
+				part.Records = referee.DealFunc(func(rec *referee.DealRecord) error {
+					recs = append(recs, rec)
+					return progress.Deal(rec)
+				})
 				res, err := referee.Run(ctx, part, p.entrants(cpus, cfg))
 				mu.Lock()
 				if err == nil {

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -21,7 +22,8 @@ import (
 )
 
 // TestStandingsScale stores ARENA_SCALE_DEALS deals (e.g. 1000000) as a 10-bot league,
-// in matches of 32 deals, and times arena standings on it. It is a measurement, skipped
+// in matches of 32 deals (binary rows, through a DealWriter, as a league stores them), and
+// times arena standings on it. It is a measurement, skipped
 // unless the variable is set (make scale).
 func TestStandingsScale(t *testing.T) {
 	n, err := strconv.Atoi(os.Getenv("ARENA_SCALE_DEALS"))
@@ -45,7 +47,11 @@ func TestStandingsScale(t *testing.T) {
 	for i := range 10 {
 		names = append(names, "bot"+strconv.Itoa(i))
 	}
-	if err := db.PutLeague(&store.League{Name: "scale", Rules: rules.Default(), Bots: names, Created: time.Now()}); err != nil {
+	config := "name = \"scale\"\nformat = \"round_robin\"\n" // the league file commands read back
+	for _, name := range names {
+		config += "[[bot]]\nname = \"" + name + "\"\ncmd = [\"true\"]\n"
+	}
+	if err := db.PutLeague(&store.League{Name: "scale", Rules: rules.Default(), Bots: names, Config: config, Created: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	var samples [][]referee.DealRecord
@@ -54,25 +60,31 @@ func TestStandingsScale(t *testing.T) {
 	}
 	start := time.Now()
 	matches := n / 32
+	w := db.NewDealWriter("scale", nil) // binary rows and group commits, as a league stores them
 	for i := range matches {
 		a, b := i%10, (i/10+1+i%10)%10
 		if a == b {
 			b = (b + 1) % 10
 		}
-		m := store.Match{Index: i, ID: "scale/" + strconv.Itoa(i), Seats: []int{a, b, a, b}}
-		recs := samples[i%len(samples)]
+		m := store.Match{Index: i, ID: "scale/" + strconv.Itoa(i), Seed: uint64(i % len(samples)), Seats: []int{a, b, a, b}}
+		recs := slices.Clone(samples[i%len(samples)])
 		for j := range recs {
-			recs[j].Match = m.ID
+			recs[j].Match, recs[j].Seats = m.ID, [4]string{names[a], names[b], names[a], names[b]}
 		}
-		if err := db.StartMatch("scale", &m); err != nil {
+		if err := w.Start(m); err != nil {
 			t.Fatal(err)
 		}
-		if err := db.PutDeals("scale", i, recs); err != nil {
+		for j := range recs {
+			if err := w.Put(i, &recs[j]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Finish(i, recs, league.Summarize, nil); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.FinishMatch("scale", i, league.Summarize); err != nil {
-			t.Fatal(err)
-		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
 	}
 	t.Logf("stored %d deals in %d matches in %v", matches*32, matches, time.Since(start))
 	db.Close()

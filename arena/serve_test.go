@@ -62,6 +62,13 @@ func startViewer(t *testing.T, arena string, out *strings.Builder, args ...strin
 	return nil, "", nil
 }
 
+// hostileName and hostileAuthor are a bot's name and author line in the live league: HTML
+// that must show as text (a name has no slashes or spaces, so its tags stay unclosed).
+const (
+	hostileName   = "<u>bot0<u>"
+	hostileAuthor = `<a href="http://evil.example/">M</a> & <u>co</u>`
+)
+
 // TestServeLiveLeague runs a real league of bot processes with --serve, watches its league
 // page in a headless Chromium and sees the progress and the standings change without a
 // reload; then serves the finished database with arena serve and its export with --log.
@@ -86,7 +93,14 @@ func TestServeLiveLeague(t *testing.T) {
 		if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&lf, "[[bot]]\nname = \"bot%d\"\ncmd = [\"sh\", %q]\n", i, script)
+		name := fmt.Sprintf("bot%d", i)
+		if i == 0 {
+			name = hostileName // and an author line of HTML: both must show as text
+			fmt.Fprintf(&lf, "[[bot]]\nauthor = %q\n", hostileAuthor)
+		} else {
+			fmt.Fprintf(&lf, "[[bot]]\n")
+		}
+		fmt.Fprintf(&lf, "name = %q\ncmd = [\"sh\", %q]\n", name, script)
 	}
 	file := filepath.Join(dir, "live.toml")
 	if err := os.WriteFile(file, []byte(lf.String()), 0o644); err != nil {
@@ -135,6 +149,13 @@ func TestServeLiveLeague(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	b.Screenshot(t, "league-live.png")
+	// The table the events rebuilt shows the hostile name and author line as text.
+	if got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[document.querySelectorAll('#standings u, #standings a[href^="http"], #standings script').length + '',
+		[...document.querySelectorAll('#standings .author')].map(e => e.textContent).join('|'),
+		[...document.querySelectorAll('#standings .name a')].map(e => e.textContent).sort().join('|')]`)); err != nil ||
+		got[0] != "0" || got[1] != hostileAuthor || got[2] != hostileName+"|bot1|bot2" {
+		t.Errorf("live standings: injected elements, author lines, names %q (%v)", got, err)
+	}
 	if ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.notReloaded === true`)); err != nil || !ok {
 		t.Errorf("the page was reloaded (%v)", err)
 	}

@@ -5,8 +5,11 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/klaverjas-arena/arena/arena/rating"
+	"github.com/klaverjas-arena/arena/arena/view/textview"
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee"
 )
@@ -37,21 +40,92 @@ func parseSPRT(text string) (rating.SPRTConfig, error) {
 
 // matchProgress follows a match pair by pair: it feeds each finished duplicate pair's points
 // share (A's team) to the rating fit and, with --sprt, to the sequential test, and writes a
-// progress line after each pair (each game without duplicate).
+// progress line after each pair (each game without duplicate). On a terminal it also keeps a
+// live line below them, rewritten as deals finish (at most every liveEvery): the deals and
+// games played, each side's running share of the points, and the last Elo and LLR.
 type matchProgress struct {
 	out   io.Writer // progress lines; io.Discard for none
 	games int       // the most games the match plays
 	test  *rating.SPRT
 	pairs int
 	stats rating.Stats
+
+	live   bool       // out is a terminal
+	width  func() int // the terminal's width (0: unknown)
+	mu     sync.Mutex // the live line's state, fed by the tables of a parallel match
+	deals  int
+	played map[[2]int]bool // games with a finished deal, by pair and mirror
+	points []int           // per side, over the finished deals
+	shown  time.Time       // when the live line was last written
+	status string          // the pair lines' Elo and LLR part, for the live line
 }
 
-func newMatchProgress(out io.Writer, games int, sprt *rating.SPRTConfig) *matchProgress {
-	p := &matchProgress{out: out, games: games}
+// liveEvery is how often the live line is rewritten at most.
+const liveEvery = 100 * time.Millisecond
+
+// newMatchProgress follows a match of the given games (duplicate replays counted) between
+// the given number of sides.
+func newMatchProgress(out io.Writer, games int, sprt *rating.SPRTConfig, sides int) *matchProgress {
+	p := &matchProgress{out: out, games: games, live: isTerminal(out), width: func() int { return terminalWidth(out) },
+		played: map[[2]int]bool{}, points: make([]int, sides)}
 	if sprt != nil {
 		p.test, _ = rating.NewSPRT(*sprt) // validated by parseSPRT
 	}
 	return p
+}
+
+// Deal counts a finished deal for the live line (a referee.DealConsumer; safe for the
+// tables of a parallel match).
+func (p *matchProgress) Deal(rec *referee.DealRecord) error {
+	if !p.live {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.deals++
+	mirror := 0
+	if rec.Mirror {
+		mirror = 1 + rec.Rotation
+	}
+	p.played[[2]int{rec.Pair, mirror}] = true
+	for i, v := range rec.Result.Score {
+		if i < len(p.points) {
+			p.points[i] += v
+		}
+	}
+	if time.Since(p.shown) >= liveEvery {
+		p.writeLive()
+	}
+	return nil
+}
+
+// writeLive rewrites the live line; p.mu is held.
+func (p *matchProgress) writeLive() {
+	p.shown = time.Now()
+	total := 0
+	for _, v := range p.points {
+		total += v
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "game %d/%d, %d deals", len(p.played), p.games, p.deals)
+	for i, v := range p.points {
+		sep := ", "
+		if i == 0 {
+			sep = ": "
+		}
+		fmt.Fprintf(&b, "%s%s %.1f%%", sep, sideName(i, len(p.points)), 100*float64(v)/float64(max(total, 1)))
+	}
+	b.WriteString(p.status)
+	fmt.Fprint(p.out, "\r\033[K"+textview.Truncate(b.String(), p.width()-1))
+}
+
+// end clears the live line, before the match's result is printed.
+func (p *matchProgress) end() {
+	if p.live {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		fmt.Fprint(p.out, "\r\033[K")
+	}
 }
 
 // stop is the match's Stop hook, called after every pair: it writes the progress line, and
@@ -87,12 +161,9 @@ func (p *matchProgress) line(res *referee.Result) {
 		if t == 0 {
 			sep = ": "
 		}
-		side := protocol.Team(t).String()
-		if len(res.Sides) != 2 {
-			side = protocol.Seat(t).String()
-		}
-		fmt.Fprintf(&b, "%s%s %s %.1f%%", sep, side, res.Bots[t].Name, share)
+		fmt.Fprintf(&b, "%s%s %s %.1f%%", sep, sideName(t, len(res.Sides)), res.Bots[t].Name, share)
 	}
+	status := len(b.String())
 	if d, h, ok := p.elo(); ok {
 		fmt.Fprintf(&b, ", Elo %+.1f ± %.1f", d, h)
 	}
@@ -100,7 +171,23 @@ func (p *matchProgress) line(res *referee.Result) {
 		lo, hi := p.test.Bounds()
 		fmt.Fprintf(&b, ", LLR %.2f (%.2f, %.2f)", p.test.LLR(), lo, hi)
 	}
-	fmt.Fprintln(p.out, b.String())
+	if !p.live {
+		fmt.Fprintln(p.out, b.String())
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.status = b.String()[status:]
+	fmt.Fprintln(p.out, "\r\033[K"+b.String())
+	p.writeLive()
+}
+
+// sideName is side i's name among n: a team (NS, EW) at four, a seat in the three-player game.
+func sideName(i, n int) string {
+	if n != 2 {
+		return protocol.Seat(i).String()
+	}
+	return protocol.Team(i).String()
 }
 
 // elo returns A's Elo difference to B and the half-width of its 95% interval, once the pairs

@@ -53,7 +53,7 @@ func standingsCommand() *cli.Command {
 						note = c.App.ErrWriter // stdout is the JSON alone
 					}
 					fmt.Fprintf(note, "(league %s is running, pid %d: standings as of %s)\n", snap.League, snap.PID, snap.Time.Format("15:04:05"))
-					return printStandings(c.App.Writer, snap.League, snap.Totals, opt)
+					return printStandings(c.App.Writer, snap.League, snap.Totals, snap.Authors, opt)
 				}
 			}
 			if err != nil {
@@ -100,7 +100,11 @@ func showStandings(w io.Writer, db *store.DB, name string, opt standingsOptions)
 	if err != nil {
 		return err
 	}
-	if err := printStandings(w, name, t, opt); err != nil || opt.json {
+	l, err := db.League(name)
+	if err != nil {
+		return err
+	}
+	if err := printStandings(w, name, t, l.Authors, opt); err != nil || opt.json {
 		return err
 	}
 	return printRanking(w, db, name)
@@ -117,7 +121,11 @@ func recomputeStandings(w io.Writer, db *store.DB, name string, opt standingsOpt
 	if err != nil {
 		return err
 	}
-	if err := printStandings(w, name, fresh, opt); err != nil {
+	l, err := db.League(name)
+	if err != nil {
+		return err
+	}
+	if err := printStandings(w, name, fresh, l.Authors, opt); err != nil {
 		return err
 	}
 	if err := league.Compare(stored, fresh); err != nil {
@@ -129,12 +137,14 @@ func recomputeStandings(w io.Writer, db *store.DB, name string, opt standingsOpt
 	return nil
 }
 
-// printStandings computes and writes a league's standings (as JSON with opt.json).
-func printStandings(w io.Writer, name string, t *store.Totals, opt standingsOptions) error {
+// printStandings computes and writes a league's standings (as JSON with opt.json), with
+// the bots' author lines by rating index (nil for none).
+func printStandings(w io.Writer, name string, t *store.Totals, authors []string, opt standingsOptions) error {
 	tab, err := view.ComputeStandings(name, t, view.StandingsOptions{LOS: opt.los, Anchor: opt.anchor})
 	if err != nil {
 		return err
 	}
+	tab.SetAuthors(authors)
 	if opt.json {
 		return textview.StandingsJSON(w, tab)
 	}

@@ -257,6 +257,14 @@ func TestVerifyDBMatches(t *testing.T) {
 	if out, err := verify(); err != nil || !strings.Contains(out, "10 deals verified") {
 		t.Errorf("match in progress: %v\n%s", err, out)
 	}
+	// A JSON row (PutDeals) the rules contradict: the store does not re-derive it, Verify does.
+	tampered := slices.Clone(recs)
+	tampered[4].Result.Score = []int{recs[4].Result.Score[0] + 1, recs[4].Result.Score[1]}
+	restore(tampered, func(*store.Match) {})
+	if out, err := verify(); err == nil || !strings.Contains(err.Error(), "1 of 32 deals are inconsistent") ||
+		!strings.Contains(out, "db t/0: match t/0 game 1 deal 5 attempt 0: deal record is inconsistent with the rules: result") {
+		t.Errorf("tampered row: %v\n%s", err, out)
+	}
 	restore(recs, func(*store.Match) {})
 	if out, err := verify(); err != nil || !strings.Contains(out, "32 deals verified") {
 		t.Errorf("restored: %v\n%s", err, out)

@@ -36,12 +36,25 @@ type KeptConn interface {
 	Release()
 }
 
+// CPUMeter is a Conn whose bot's CPU time can be read on request instead of with every
+// answer (a reading costs the arena a system call). The referee calls MeterCPU when it starts
+// the bot, and then reads CPUSinceMark at the end of each deal (and before it stops the bot
+// for a fault), counting the time on the bot's last decision of the deal. Neither is called
+// concurrently with Exchange.
+type CPUMeter interface {
+	// MeterCPU leaves the bot's CPU time out of every later Reply (CPU zero).
+	MeterCPU()
+	// CPUSinceMark returns the CPU time the bot used since the previous reading (or since it
+	// started) and moves the mark.
+	CPUSinceMark() time.Duration
+}
+
 // Reply is a bot's answer with its cost.
 type Reply struct {
 	Line  string
 	Infos []string      // info lines sent before the answer
 	Wall  time.Duration // from the end of the write to the answer
-	CPU   time.Duration // the bot's CPU time in that interval, where measurable
+	CPU   time.Duration // the bot's CPU time since its previous answer, where measurable (zero after CPUMeter.MeterCPU)
 }
 
 // Starter starts a fresh connection to a bot.

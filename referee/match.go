@@ -46,8 +46,16 @@ type Config struct {
 	// parts run side by side, each part its own Run, plays and records the deals that the
 	// whole would, numbered alike. (Not with predefined Deals, whose order runs across pairs.)
 	FirstPair int
-	Trace     io.Writer // protocol trace, every line to and from every bot (may be nil)
-	Logger    zerolog.Logger
+	// Resume holds the records of the deals an interrupted run of this match recorded, in the
+	// order played: the match goes on after the last of them as the uninterrupted run would
+	// have, with the same deals and dealers, game totals, faults and disabled bots, and game
+	// clocks charged with the recorded times; the bots are started afresh and told their game
+	// as after a fault (spec.md §4). Each record must be the deal the match deals next, and
+	// verify. They count in the Result (not in its bots' decision times) and are not passed
+	// to Records again. Not with predefined Deals.
+	Resume []DealRecord
+	Trace  io.Writer // protocol trace, every line to and from every bot (may be nil)
+	Logger zerolog.Logger
 
 	// SeatTraces, per table seat, receive that seat's protocol lines alone: "< " and each
 	// line to the bot, "> " and each line from it (nil, or a nil entry: none).
@@ -79,6 +87,7 @@ type match struct {
 	requests requests
 	events   []protocol.Message // announce's buffer
 	specs    *specCursor
+	resumed  int // the records of Config.Resume taken so far
 }
 
 // Run plays a match between the entrants, one per table seat from North clockwise, and
@@ -115,11 +124,18 @@ func Run(ctx context.Context, cfg Config, entrants []Entrant) (*Result, error) {
 	for i, e := range entrants {
 		m.seats = append(m.seats, &seat{pos: protocol.Seat(i), entrant: e, name: e.Name, stats: &m.result.Bots[i]})
 	}
+	if err := m.resumeSeats(); err != nil {
+		return nil, err
+	}
 	finished := false
 	defer func() { m.stopAll(finished) }()
 	err := m.startAll()
 	if err == nil {
 		err = m.play()
+	}
+	if err == nil && m.resumed < len(m.cfg.Resume) {
+		rec := &m.cfg.Resume[m.resumed]
+		err = fmt.Errorf("resume: game %d deal %d attempt %d is not a deal of this match, in the order played", rec.Game, rec.Deal, rec.Attempt)
 	}
 	finished = err == nil
 	m.result.finish()
@@ -180,15 +196,24 @@ func (m *match) playGame(pair, rotation, number int, firstDealer protocol.Seat) 
 	if err != nil {
 		return err
 	}
-	for _, s := range m.seats {
-		s.bank = m.cfg.Time.Bank
-		s.game = gameStart(number, s.pos, m.cfg.Time)
-		s.queue(&s.game)
-	}
 	sides := len(m.result.Sides)
 	gr := GameResult{Pair: pair, Mirror: rotation > 0, Rotation: rotation, Number: number,
 		Totals: make([]int, sides), Made: make([]int, sides), Nat: make([]int, sides), Pit: make([]int, sides)}
-	for dealNo, attempt := 1, 0; !g.Over(); {
+	for _, s := range m.seats {
+		s.bank = m.cfg.Time.Bank
+		s.game = gameStart(number, s.pos, m.cfg.Time)
+	}
+	dealNo, attempt, err := m.resumeGame(pair, rotation, number, g, &gr)
+	if err != nil {
+		return err
+	}
+	told := !g.Over() // a game resumed to its end is not played again: the bots never hear of it
+	if told {
+		for _, s := range m.seats {
+			s.queue(&s.game)
+		}
+	}
+	for !g.Over() {
 		if err := m.ctx.Err(); err != nil {
 			return err
 		}
@@ -209,6 +234,9 @@ func (m *match) playGame(pair, rotation, number int, firstDealer protocol.Seat) 
 	copy(gr.Totals, g.Total[:sides])
 	gr.Winner = g.Leader()
 	m.result.addGame(gr)
+	if !told {
+		return nil
+	}
 	for _, s := range m.seats {
 		s.queue(&protocol.GameOver{Totals: gr.Totals[:]})
 		m.flush(s, nil)
@@ -293,6 +321,7 @@ func (m *match) playDeal(setup rules.Setup, pair, rotation int, game, dealNo, at
 	}
 	for i, s := range m.seats {
 		m.rec.Seats[i] = s.name
+		m.chargeCPU(s, false)
 	}
 	m.rec.Result = ResultRecord(d, m.seating)
 	r := &m.rec.Result

@@ -89,7 +89,7 @@ type Action struct {
 	Claim   *int    `json:"claim,omitempty"`
 	Discard string  `json:"discard,omitempty"` // two cards separated by a space
 	MS      float64 `json:"ms"`                // wall time
-	CPUMS   float64 `json:"cpu,omitempty"`     // the bot's CPU time, where measured
+	CPUMS   float64 `json:"cpu,omitempty"`     // the bot's CPU time since its previous reading, where measured (see CPUMeter)
 }
 
 // RecordResult is a deal's outcome and score breakdown; lists are per side: per team (NS,
@@ -143,8 +143,12 @@ func ResultRecord(d *rules.Deal, seating rules.Seating) RecordResult {
 	if res.Maker != protocol.NoSeat {
 		r.Trump, r.Maker = res.Trump.String(), table(res.Maker)
 	}
-	for _, t := range d.Tricks() {
-		r.Winners += table(t.Winner)
+	if tricks := d.Tricks(); len(tricks) > 0 {
+		winners := make([]byte, 0, len(tricks))
+		for _, t := range tricks {
+			winners = append(winners, table(t.Winner)...)
+		}
+		r.Winners = string(winners)
 	}
 	if res.Offender != protocol.NoSeat {
 		r.Offender = table(res.Offender)
@@ -214,11 +218,17 @@ var ErrInconsistent = errors.New("deal record is inconsistent with the rules")
 // of the seat to move, and the recorded result must be the engine's. A forfeited deal must
 // end at the recorded offender's turn (or in the bidding of a disabled bot).
 func (r *DealRecord) Verify() error {
-	fail := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrInconsistent, fmt.Sprintf(format, args...))
+	_, _, err := r.replay()
+	return err
+}
+
+// replay re-referees the record as Verify does and returns the finished deal and its seating.
+func (r *DealRecord) replay() (*rules.Deal, rules.Seating, error) {
+	fail := func(format string, args ...any) (*rules.Deal, rules.Seating, error) {
+		return nil, rules.Seating{}, fmt.Errorf("%w: %s", ErrInconsistent, fmt.Sprintf(format, args...))
 	}
 	if r.V != LogVersion {
-		return fmt.Errorf("deal record version %d: this arena reads version %d", r.V, LogVersion)
+		return nil, rules.Seating{}, fmt.Errorf("deal record version %d: this arena reads version %d", r.V, LogVersion)
 	}
 	if err := r.Rules.Validate(); err != nil {
 		return fail("ruleset: %v", err)
@@ -261,7 +271,7 @@ func (r *DealRecord) Verify() error {
 	if string(got) != string(want) {
 		return fail("result %s, but the rules give %s", want, got)
 	}
-	return nil
+	return d, seating, nil
 }
 
 // verifyRejected checks that every rejected answer is an illegal or garbage reply of the

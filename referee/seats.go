@@ -58,6 +58,9 @@ func (m *match) startAll() error {
 	errs := make([]error, len(m.seats))
 	var wg sync.WaitGroup
 	for i, s := range m.seats {
+		if s.disabled {
+			continue // disabled before a resume (Config.Resume): never started again
+		}
 		wg.Go(func() {
 			for range 2 {
 				errs[i] = m.startSeat(s)
@@ -80,6 +83,37 @@ func (m *match) startAll() error {
 	return nil
 }
 
+// setConn seats a freshly started connection; a CPUMeter has its CPU time read once a deal.
+func (s *seat) setConn(c Conn) {
+	s.conn = c
+	if cm, ok := c.(CPUMeter); ok {
+		cm.MeterCPU()
+	}
+}
+
+// chargeCPU counts a CPUMeter bot's CPU time since the last reading on its last decision of
+// the deal in play. A bot that has not decided in this deal is read later, when it has, unless
+// stopping (its process is about to end): then the time counts in its match total only, as
+// the CPU of an answer that was a fault does.
+func (m *match) chargeCPU(s *seat, stopping bool) {
+	cm, ok := s.conn.(CPUMeter)
+	if !ok {
+		return
+	}
+	seat := s.pos.String()
+	for i := len(m.rec.Actions) - 1; i >= 0; i-- {
+		if a := &m.rec.Actions[i]; a.Seat == seat {
+			d := cm.CPUSinceMark()
+			a.CPUMS += float64(d.Microseconds()) / 1000
+			s.stats.CPU += d
+			return
+		}
+	}
+	if stopping {
+		s.stats.CPU += cm.CPUSinceMark()
+	}
+}
+
 // startSeat starts the seat's bot and does the handshake; it returns a *RefusedError, a
 // *StartError or the context's error.
 func (m *match) startSeat(s *seat) error {
@@ -87,7 +121,7 @@ func (m *match) startSeat(s *seat) error {
 	if err != nil {
 		return cmp.Or(m.ctx.Err(), error(&StartError{Bot: s.name, Seat: s.pos, Fault: asFault(err, nil)}))
 	}
-	s.conn = conn
+	s.setConn(conn)
 	if err := m.handshake(s); err != nil {
 		var refused *RefusedError
 		if errors.As(err, &refused) || m.ctx.Err() != nil {
@@ -116,6 +150,7 @@ func (m *match) forfeit(s *seat, f *Fault) {
 	}
 	s.faults++
 	if s.conn != nil {
+		m.chargeCPU(s, true) // before the process and its CPU time are gone
 		s.queue(&protocol.Fault{Kind: string(f.Kind), Detail: oneLine(f.Detail)})
 		m.flush(s, nil)
 		_ = s.conn.Stop(500 * time.Millisecond)
@@ -146,7 +181,7 @@ func (m *match) ensureRunning(s *seat) error {
 		m.startFault(s, &Fault{Kind: FaultStart, Detail: err.Error()})
 		return nil
 	}
-	s.conn = conn
+	s.setConn(conn)
 	if err := m.handshake(s); err != nil {
 		var f *Fault
 		if m.ctx.Err() != nil {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/klaverjas-arena/arena/arena/confine"
 	"github.com/klaverjas-arena/arena/referee/botproc"
@@ -42,11 +43,30 @@ func CheckTime(what string, d time.Duration, zeroOK bool) error {
 // MaxNameLen is the longest bot name, in bytes.
 const MaxNameLen = 64
 
+// MaxAuthorLen is the longest author line, in bytes.
+const MaxAuthorLen = 200
+
+// CheckAuthor returns what is wrong with a bot's author line, or nil: it is free text (who
+// wrote the bot, a team, a link), shown as text in tables and on the web viewer's pages, so
+// it is one line of printable UTF-8 of at most MaxAuthorLen bytes. Empty is no author.
+func CheckAuthor(author string) error {
+	switch {
+	case len(author) > MaxAuthorLen:
+		return fmt.Errorf("author %.20q… is %d bytes long: at most %d", author, len(author), MaxAuthorLen)
+	case !utf8.ValidString(author):
+		return fmt.Errorf("author %.40q is not UTF-8 text", author)
+	case strings.IndexFunc(author, func(r rune) bool { return r != ' ' && !unicode.IsPrint(r) }) >= 0:
+		return fmt.Errorf("author %.40q: one line of text, no control characters or tabs", author)
+	}
+	return nil
+}
+
 // Bot is how to run one bot. Its TOML keys are those of a [[bot]] entry in a bots file or a
 // league file:
 //
 //	[[bot]]
 //	name = "heuristic"
+//	author = "A. Jansen <a.jansen@example.org>"   # optional, shown beside the name
 //	cmd = ["python3", "heuristic.py", "--level", "2"]
 //	dir = "examplebots/python"   # working directory, relative to the file (default: its directory)
 //	env = { SEED = "1" }         # the bot's environment is then PATH, LANG and these
@@ -56,6 +76,7 @@ const MaxNameLen = 64
 // with the keys of confine.Limits beside them.
 type Bot struct {
 	Name     string            `toml:"name"`
+	Author   string            `toml:"author"`
 	Cmd      []string          `toml:"cmd"`
 	Dir      string            `toml:"dir"`
 	Env      map[string]string `toml:"env"`
@@ -88,7 +109,7 @@ func CheckName(name string) error {
 // Check makes b's relative paths relative to base (the directory of the file that defines
 // it; the current directory for a bot given on the command line) and returns every problem
 // that would keep b from starting, each naming the bot: its name, command, working
-// directory, program, decision time, stderr file and limits.
+// directory, program, decision time, stderr file and limits, and its author line.
 func (b *Bot) Check(base string) []error {
 	var errs []error
 	fail := func(format string, args ...any) {
@@ -98,6 +119,9 @@ func (b *Bot) Check(base string) []error {
 		if err := CheckName(b.Name); err != nil {
 			fail("%v", err)
 		}
+	}
+	if err := CheckAuthor(b.Author); err != nil {
+		fail("%v", err)
 	}
 	if !filepath.IsAbs(b.Dir) {
 		b.Dir = filepath.Join(base, b.Dir)

@@ -116,6 +116,22 @@ func TestCheckName(t *testing.T) {
 	}
 }
 
+func TestCheckAuthor(t *testing.T) {
+	for _, a := range []string{"", "A. Jansen <a.jansen@example.org>", `<b>team</b> "x" & 'y'`, "Ω ü 漢", strings.Repeat("x", MaxAuthorLen)} {
+		if err := CheckAuthor(a); err != nil {
+			t.Errorf("%q refused: %v", a, err)
+		}
+	}
+	for _, a := range []string{"two\nlines", "tab\tx", "bell\a", "\x1b[31mred", "bad \xff utf-8", strings.Repeat("x", MaxAuthorLen+1)} {
+		if err := CheckAuthor(a); err == nil {
+			t.Errorf("%q accepted", a)
+		}
+	}
+	if err := CheckAuthor(strings.Repeat("x", 50<<20)); err == nil || len(err.Error()) > 100 {
+		t.Errorf("a 50 MB author: error of %d bytes, want a short one", len(err.Error()))
+	}
+}
+
 func TestCheckTime(t *testing.T) {
 	for _, c := range []struct {
 		d      time.Duration
@@ -163,18 +179,32 @@ cmd = ["/bin/cat"]
 name = "late"
 cmd = ["/bin/cat"]
 decision = "2h"
+
+[[bot]]
+name = "by"
+author = "<i>me</i>"
+cmd = ["/bin/cat"]
+
+[[bot]]
+name = "bell"
+author = "ring\u0007"
+cmd = ["/bin/cat"]
 `), path)
 	want := []string{
 		`bots file ` + path + `: unknown key "bot.colour"`,
 		`bots file ` + path + `: two bots are named "cat"`,
 		`bots file ` + path + `: bot 3 has no name`,
 		`bots file ` + path + `: bot "late": decision = 2h0m0s: at most 1h0m0s`,
+		`bots file ` + path + `: bot "bell": author "ring\a": one line of text, no control characters or tabs`,
 	}
 	if err == nil || err.Error() != strings.Join(want, "\n") {
 		t.Fatalf("got\n%v\nwant\n%s", err, strings.Join(want, "\n"))
 	}
 	if f["cat"].Decision != 250*time.Millisecond || f["cat"].Dir != base {
 		t.Errorf("cat = %+v, want decision 250ms in %s", f["cat"], base)
+	}
+	if f["by"].Author != "<i>me</i>" {
+		t.Errorf("by's author %q", f["by"].Author)
 	}
 	if _, err := Parse([]byte("[[bot]]\nname = 1\n"), path); err == nil || !strings.Contains(err.Error(), path) {
 		t.Errorf("a TOML type error: %v", err)

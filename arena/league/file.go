@@ -65,6 +65,7 @@ func (t Time) check() []error {
 //	decision = "1s"
 //	[[bot]]
 //	name = "random"
+//	author = "The arena's authors"  # optional: shown beside the name
 //	cmd = ["bin/random"]
 type File struct {
 	Name        string         `toml:"name"`
@@ -225,6 +226,9 @@ func parse(data []byte, path string, runnable bool) (*File, error) {
 		}
 		names[b.Name] = true
 		if !runnable {
+			if err := botdef.CheckAuthor(b.Author); err != nil {
+				fail("bot %.40q: %v", b.Name, err)
+			}
 			if !filepath.IsAbs(b.Dir) {
 				f.Bots[i].Dir = filepath.Join(filepath.Dir(path), b.Dir)
 			}
@@ -291,6 +295,20 @@ func (f *File) TimeControl(bots ...int) referee.TimeControl {
 		tc.Decision = max(tc.Decision, f.Bots[b].Decision)
 	}
 	return tc
+}
+
+// BotAuthors returns the bots' author lines in file order, or nil when no bot has one.
+func (f *File) BotAuthors() []string {
+	var authors []string
+	for i, b := range f.Bots {
+		if b.Author != "" && authors == nil {
+			authors = make([]string, len(f.Bots))
+		}
+		if authors != nil {
+			authors[i] = b.Author
+		}
+	}
+	return authors
 }
 
 // BotNames returns the bots' names, in file order (their rating indices).

@@ -102,7 +102,27 @@ type keptConn struct {
 	hello *protocol.Hello
 }
 
-var _ referee.KeptConn = (*keptConn)(nil)
+var (
+	_ referee.KeptConn = (*keptConn)(nil)
+	_ referee.CPUMeter = (*keptConn)(nil)
+)
+
+// MeterCPU passes the referee's request on to a connection that measures CPU time on
+// request; any other goes on reporting it with each answer.
+func (c *keptConn) MeterCPU() {
+	if m, ok := c.Conn.(referee.CPUMeter); ok {
+		m.MeterCPU()
+	}
+}
+
+// CPUSinceMark reads the CPU time of a connection that measures it on request; for any other
+// it is zero, as its answers carry it.
+func (c *keptConn) CPUSinceMark() time.Duration {
+	if m, ok := c.Conn.(referee.CPUMeter); ok {
+		return m.CPUSinceMark()
+	}
+	return 0
+}
 
 // Greeted returns the bot's hello, once it has passed a handshake.
 func (c *keptConn) Greeted() *protocol.Hello { return c.hello }

@@ -99,6 +99,30 @@ func TestParseErrorsTogether(t *testing.T) {
 	}
 }
 
+// TestParseAuthor: an author line is read, kept with the league, and checked whether or not
+// the bots can run here.
+func TestParseAuthor(t *testing.T) {
+	text := strings.Replace(twoBots, "name = \"a\"\n", "name = \"a\"\nauthor = \"<i>me</i> <me@example.org>\"\n", 1)
+	f, err := Parse([]byte(text), "/tmp/au.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.BotAuthors(); !slices.Equal(got, []string{"<i>me</i> <me@example.org>", "", ""}) {
+		t.Errorf("authors %q", got)
+	}
+	if f, _ := Parse([]byte(twoBots), "/tmp/au.toml"); f.BotAuthors() != nil {
+		t.Errorf("no author lines: %q, want nil", f.BotAuthors())
+	}
+	bad := strings.Replace(twoBots, "name = \"a\"\n", "name = \"a\"\nauthor = \"one\\ntwo\"\n", 1)
+	want := `bot "a": author "one\ntwo": one line of text, no control characters or tabs`
+	if _, err := Parse([]byte(bad), "/tmp/au.toml"); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("an author of two lines: %v", err)
+	}
+	if _, err := Stored(&store.League{Config: bad, File: "/tmp/au.toml"}); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("an author of two lines, stored: %v", err)
+	}
+}
+
 func TestCompareFindsDifferences(t *testing.T) {
 	base := func() *store.Totals {
 		return &store.Totals{Matches: 2, Deals: 64, Bots: []store.BotTotals{{Name: "a", Wins: 3}, {Name: "b", Losses: 3}},

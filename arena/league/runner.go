@@ -94,6 +94,7 @@ type Runner struct {
 
 	league      *store.League
 	mine        map[int]bool // a shard's matches, by index
+	unfinished  map[int]bool // matches stored as started and not done, by index (plan)
 	total       int          // the matches this database plays
 	snapMu      sync.Mutex
 	snapMatches int
@@ -152,6 +153,12 @@ func (r *Runner) plan() (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.unfinished = map[int]bool{}
+	for _, m := range stored {
+		if !m.Done {
+			r.unfinished[m.Index] = true
+		}
+	}
 	p, err := r.File.Plan(stored)
 	if err != nil || r.mine == nil {
 		return p, err
@@ -177,7 +184,7 @@ func (r *Runner) shardName() string {
 func (r *Runner) create() (*store.League, error) {
 	f := r.File
 	l := &store.League{Name: f.Name, File: f.Path, Hash: f.Hash, Config: f.Text, Rules: f.Rules, Bots: f.BotNames(),
-		Matches: r.total, Shard: r.shardName(), Created: time.Now().UTC()}
+		Authors: f.BotAuthors(), Matches: r.total, Shard: r.shardName(), Created: time.Now().UTC()}
 	for _, b := range f.Bots {
 		if err := r.DB.PutBot(b.Name, b); err != nil {
 			return nil, err
@@ -228,7 +235,7 @@ func (r *Runner) resume(l *store.League) error {
 		return &ChangedError{Name: f.Name, File: f.Path, OldHash: l.Hash, NewHash: f.Hash}
 	}
 	l.Forced = append(l.Forced, store.Forced{At: time.Now().UTC(), OldHash: l.Hash, NewHash: f.Hash})
-	l.Hash, l.Config, l.File, l.Rules, l.Matches = f.Hash, f.Text, f.Path, f.Rules, r.total
+	l.Hash, l.Config, l.File, l.Rules, l.Matches, l.Authors = f.Hash, f.Text, f.Path, f.Rules, r.total, f.BotAuthors()
 	l.Finished = time.Time{}
 	r.Forced = true
 	return r.DB.PutLeague(l)
@@ -310,18 +317,30 @@ func (r *Runner) playRound(ctx context.Context, todo []Scheduled) error {
 }
 
 // play referees one match and queues it for the round's deal writer: its start, its deals as
-// they finish, and its end, which is committed after its last deal.
+// they finish, and its end, which is committed after its last deal. A match an interrupted
+// run left with deals stored goes on after them (resumed).
 func (r *Runner) play(ctx context.Context, slot int, s Scheduled, w *store.DealWriter, k *keeper) error {
 	if r.Pin != nil {
 		defer r.Pin(slot)()
 	}
-	if err := w.Start(s.Record()); err != nil {
+	resumed, err := r.resumed(s)
+	if err != nil {
 		return err
 	}
-	deals := &dealStore{ctx: ctx, w: w, match: s.Index}
+	if resumed == nil {
+		if err := w.Start(s.Record()); err != nil {
+			return err
+		}
+	}
+	deals := &dealStore{ctx: ctx, w: w, match: s.Index, records: resumed}
+	log := r.Logger.With().Str("match", s.ID).Logger()
+	if resumed != nil {
+		last := &resumed[len(resumed)-1]
+		log.Info().Int("stored", len(resumed)).Int("game", last.Game).Int("deal", last.Deal).Msg("match resumed after its last stored deal")
+	}
 	cfg := referee.Config{ID: s.ID, Rules: r.File.Rules, Games: 1, Duplicate: true, Seed: s.Seed, Key: r.dealKey,
-		Time: r.File.TimeControl(s.Bots...), MaxFaults: r.File.MaxFaults, Records: deals,
-		Logger: r.Logger.With().Str("match", s.ID).Logger().Hook(quietWhenDone{ctx})}
+		Time: r.File.TimeControl(s.Bots...), MaxFaults: r.File.MaxFaults, Records: deals, Resume: resumed,
+		Logger: log.Hook(quietWhenDone{ctx})}
 	if _, err := referee.Run(ctx, cfg, k.entrants(r.Entrants(slot, s.Seats()), s.Seats())); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -329,6 +348,17 @@ func (r *Runner) play(ctx context.Context, slot int, s Scheduled, w *store.DealW
 		return fmt.Errorf("match %s: %w", s.ID, err)
 	}
 	return w.Finish(s.Index, deals.records, Summarize, r.matchDone)
+}
+
+// resumed returns the deals an interrupted run stored for match s, which the match goes on
+// after, or nil to play it from its start: a match never started, or one whose league file
+// changed since (Forced), which is played afresh under the new file.
+func (r *Runner) resumed(s Scheduled) ([]referee.DealRecord, error) {
+	if r.Forced || !r.unfinished[s.Index] {
+		return nil, nil // no transaction (and fsync) for the matches that start afresh
+	}
+	m := s.Record()
+	return r.DB.ResumeMatch(r.File.Name, &m)
 }
 
 // matchDone tells the progress display, the snapshot and the copy for arena merge of a
@@ -369,6 +399,8 @@ type Snapshot struct {
 	PID    int           `json:"pid"`
 	Time   time.Time     `json:"time"`
 	Totals *store.Totals `json:"totals"`
+	// Authors are the bots' author lines by rating index (nil when no bot has one).
+	Authors []string `json:"authors,omitempty"`
 }
 
 // writeSnapshot replaces the snapshot file; it is best effort (a failure only means
@@ -380,7 +412,7 @@ func (r *Runner) writeSnapshot(t *store.Totals) {
 		return // a later match's totals were written already
 	}
 	r.snapMatches = t.Matches
-	data, err := json.Marshal(Snapshot{League: r.File.Name, PID: os.Getpid(), Time: time.Now(), Totals: t})
+	data, err := json.Marshal(Snapshot{League: r.File.Name, PID: os.Getpid(), Time: time.Now(), Totals: t, Authors: r.File.BotAuthors()})
 	if err != nil {
 		return
 	}
@@ -409,13 +441,13 @@ type dealStore struct {
 	ctx     context.Context
 	w       *store.DealWriter
 	match   int
-	records []referee.DealRecord
+	records []referee.DealRecord // those stored by an interrupted run first
 }
 
 // Deal queues the record.
 func (d *dealStore) Deal(rec *referee.DealRecord) error {
 	if err := d.ctx.Err(); err != nil {
-		return err // a deal cut short by the stop: the match is replayed on resume
+		return err // a deal cut short by the stop: it is played on resume
 	}
 	if err := d.w.Put(d.match, rec); err != nil {
 		return err

@@ -97,7 +97,9 @@ func TestParseShard(t *testing.T) {
 	}
 }
 
-const shardLeague = "name = \"sh\"\ngames = 4\nseed = 11\nconcurrency = 2\n" + twoBots
+// shardLeague is a league of two bots, one with an author line.
+var shardLeague = "name = \"sh\"\ngames = 4\nseed = 11\nconcurrency = 2\n" +
+	strings.Replace(twoBots, "name = \"a\"\n", "name = \"a\"\nauthor = \"<b>A</b> & co\"\n", 1)
 
 // shardRunner returns an in-process runner of the league text into db, for shard (nil: whole).
 func shardRunner(t *testing.T, text string, db *store.DB, key []byte, shard *Shard) *Runner {
@@ -153,7 +155,7 @@ func TestMergeEqualsWholeLeague(t *testing.T) {
 		db := openDB(t)
 		r := shardRunner(t, shardLeague, db, key, &Shard{i, 3})
 		play(t, r)
-		if l, _ := db.League("sh"); l.Shard != fmt.Sprintf("%d/3", i) || l.Matches != 2 {
+		if l, _ := db.League("sh"); l.Shard != fmt.Sprintf("%d/3", i) || l.Matches != 2 || l.Author(0) != "<b>A</b> & co" {
 			t.Errorf("shard %d record: %+v", i, l)
 		}
 		shards = append(shards, Source{Name: fmt.Sprintf("shard-%d.db", i), DB: db})
@@ -197,7 +199,7 @@ func TestMergeEqualsWholeLeague(t *testing.T) {
 		}
 	}
 	l, _ := out.League("sh")
-	if l.Shard != "" || l.Matches != 6 || l.Finished.IsZero() || !l.Keyed {
+	if l.Shard != "" || l.Matches != 6 || l.Finished.IsZero() || !l.Keyed || !slices.Equal(l.Authors, []string{"<b>A</b> & co", "", ""}) {
 		t.Errorf("merged league record %+v", l)
 	}
 	if again, err := Merge(out, shards); err != nil || len(again.Merged) != 0 || again.Had != 6 {

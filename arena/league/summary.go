@@ -25,7 +25,18 @@ func Summarize(deals []referee.DealRecord, m *store.Match, t *store.Totals) erro
 	if len(deals) == 0 {
 		return fmt.Errorf("match %s: no deals stored", m.ID)
 	}
-	rs := &deals[0].Rules
+	scores := make([]store.DealScore, len(deals))
+	for i := range deals {
+		scores[i] = store.ScoreOf(&deals[i])
+	}
+	return summarizeScores(&deals[0].Rules, scores, m, t)
+}
+
+// summarizeScores is Summarize of the deals' scores, the match played under rs.
+func summarizeScores(rs *rules.Ruleset, deals []store.DealScore, m *store.Match, t *store.Totals) error {
+	if len(deals) == 0 {
+		return fmt.Errorf("match %s: no deals stored", m.ID)
+	}
 	sides := referee.Sides(rs, len(m.Seats))
 	games := map[int]*referee.GameResult{}
 	var order []int
@@ -38,8 +49,8 @@ func Summarize(deals []referee.DealRecord, m *store.Match, t *store.Totals) erro
 			games[d.Game] = g
 			order = append(order, d.Game)
 		}
-		if len(d.Result.Score) != sides {
-			return fmt.Errorf("match %s game %d deal %d: result has %d scores, want %d", m.ID, d.Game, d.Deal, len(d.Result.Score), sides)
+		if d.Sides != sides {
+			return fmt.Errorf("match %s game %d deal %d: result has %d scores, want %d", m.ID, d.Game, d.Deal, d.Sides, sides)
 		}
 		addDeal(g, d)
 	}
@@ -111,7 +122,7 @@ func Summarize(deals []referee.DealRecord, m *store.Match, t *store.Totals) erro
 
 // rotation returns the seats a record's hands moved on in its duplicate set (logs of the
 // four-player game written before Rotation existed say only Mirror).
-func rotation(d *referee.DealRecord) int {
+func rotation(d *store.DealScore) int {
 	if d.Mirror && d.Rotation == 0 {
 		return 1
 	}
@@ -163,44 +174,26 @@ func RatingResults(m *store.Match) []rating.Result {
 }
 
 // addDeal adds one deal's score to its game.
-func addDeal(g *referee.GameResult, d *referee.DealRecord) {
-	if d.Result.Outcome == rules.Redeal.String() {
+func addDeal(g *referee.GameResult, d *store.DealScore) {
+	if d.Outcome == rules.Redeal {
 		return
 	}
 	g.Deals++
-	for s, v := range d.Result.Score {
+	for s, v := range d.Score[:d.Sides] {
 		g.Totals[s] += v
 	}
-	if side := sideOf(d, d.Result.Pit); side >= 0 {
-		g.Pit[side]++
+	if d.Pit >= 0 {
+		g.Pit[d.Pit]++
 	}
-	side := sideOf(d, d.Result.Maker)
-	if side < 0 {
+	if d.Maker < 0 {
 		return
 	}
-	switch d.Result.Outcome {
-	case rules.Made.String():
-		g.Made[side]++
-	case rules.Nat.String():
-		g.Nat[side]++
+	switch d.Outcome {
+	case rules.Made:
+		g.Made[d.Maker]++
+	case rules.Nat:
+		g.Nat[d.Maker]++
 	}
-}
-
-// sideOf returns the scoring side named by a record's seat or team ("N", "NS"), or -1.
-func sideOf(d *referee.DealRecord, name string) int {
-	if d.Rules.Players == 4 {
-		if t, err := protocol.ParseTeam(name); err == nil {
-			return int(t)
-		}
-		if s, err := protocol.ParseSeat(name); err == nil {
-			return int(protocol.TeamOf(s))
-		}
-		return -1
-	}
-	if s, err := protocol.ParseSeat(name); err == nil && int(s) < len(d.Result.Score) {
-		return int(s)
-	}
-	return -1
 }
 
 // Recompute rebuilds a league's totals and rating statistics from the raw deals of its
@@ -221,7 +214,7 @@ func Recompute(db *store.DB, name string) (*store.Totals, error) {
 	if err != nil {
 		return nil, err
 	}
-	var deals []referee.DealRecord
+	var deals []store.DealScore
 	var cur *store.Match
 	summed := map[int]bool{}
 	flush := func() error {
@@ -229,11 +222,11 @@ func Recompute(db *store.DB, name string) (*store.Totals, error) {
 			return nil
 		}
 		fresh := *cur
-		err := Summarize(deals, &fresh, t)
+		err := summarizeScores(&l.Rules, deals, &fresh, t)
 		deals, summed[cur.Index] = deals[:0], true
 		return err
 	}
-	err = db.DealsDerived(name, -1, func(m *store.Match, rec *referee.DealRecord, derived bool) error {
+	err = db.Scores(name, -1, func(m *store.Match, s *store.DealScore) error {
 		if !m.Done {
 			return nil
 		}
@@ -243,12 +236,7 @@ func Recompute(db *store.DB, name string) (*store.Totals, error) {
 			}
 			cur = m
 		}
-		if !derived {
-			if err := rec.Verify(); err != nil {
-				return fmt.Errorf("match %s game %d deal %d: %w", m.ID, rec.Game, rec.Deal, err)
-			}
-		}
-		deals = append(deals, *rec)
+		deals = append(deals, *s)
 		return nil
 	})
 	if err == nil {

@@ -242,38 +242,58 @@ func readTimes(r *bitReader, times, seats []byte) bool {
 	return true
 }
 
-// decodeBinRow fills the deal part of rec (whose match-wide fields, the ruleset first, are
-// set) from a binary row, the bots of its seats from bots.
-func decodeBinRow(data []byte, rec *referee.DealRecord, bots []string) error {
+// binDeal is a binary row decoded with the rules engine: the row's fields as the engine's
+// values, each decision as it was taken, and the finished deal. A reader that needs no
+// strings (the league totals) stops here; decodeBinRow builds the record from it. One
+// binDeal is reused from row to row.
+type binDeal struct {
+	pair, rotation       int
+	first, mirror, cpu   bool
+	dealer               protocol.Seat
+	seats                [4]uint64 // indices into the league's bots
+	hands                [4]protocol.CardSet
+	n                    int             // actions
+	phases               [64]rules.Phase // the phase each action was taken in
+	choices              [64]int         // each action's bid, card or claim
+	seatsOf, wall, cpuMS [64]byte        // each action's table seat, wall and CPU time bytes
+	deal                 rules.Deal
+}
+
+// seating is the table of a binary row's deal: four players.
+func (b *binDeal) seating() rules.Seating {
+	return rules.Seating{Table: 4, Players: 4, Dealer: b.dealer}
+}
+
+// decode reads a binary row of a league with bots bots under ruleset rs, re-deriving the
+// deal with the engine: every decision must be an index among the legal ones of its moment,
+// the deal must end with the last one, and the time codes must fill the row exactly.
+func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 	fail := func(what string) error { return fmt.Errorf("%w: stored deal: binary row: %s", ErrCorrupt, what) }
 	r := byteReader{data: data[1:]}
 	pair, flags := r.uvarint(), r.byte()
-	rec.Pair, rec.Rotation = int(pair), int(flags&3)
-	rec.First, rec.Mirror = flags&flagFirst != 0, flags&flagMirror != 0
-	dealer := protocol.Seat(flags >> 2 & 3)
-	rec.Dealer = dealer.String()
-	for i := range rec.Seats {
-		b := r.uvarint()
-		if b >= uint64(len(bots)) {
+	b.pair, b.rotation = int(pair), int(flags&3)
+	b.first, b.mirror, b.cpu = flags&flagFirst != 0, flags&flagMirror != 0, flags&flagCPU != 0
+	b.dealer = protocol.Seat(flags >> 2 & 3)
+	for i := range b.seats {
+		if b.seats[i] = r.uvarint(); b.seats[i] >= uint64(bots) {
 			return fail("seat of no bot")
 		}
-		rec.Seats[i] = bots[b]
 	}
 	holders := r.uint64()
 	n, nClaims := r.uvarint(), r.uvarint()
 	if r.err || n > 64 || nClaims > n {
 		return fail("truncated")
 	}
-	claims := make([]int, nClaims)
-	for i := range claims {
+	var claims [64]int
+	for i := range nClaims {
 		claims[i] = int(r.uvarint())
 	}
-	cpu := flags&flagCPU != 0
+	b.n = int(n)
 	timeBytes := 0 // the trailing time bytes of a first-layout row
 	if data[0] == binRowTag {
-		timeBytes = int(n)
-		if cpu {
-			timeBytes += int(n)
+		timeBytes = b.n
+		if b.cpu {
+			timeBytes += b.n
 		}
 	}
 	if r.err || len(r.data)-r.pos < timeBytes {
@@ -284,44 +304,35 @@ func decodeBinRow(data []byte, rec *referee.DealRecord, bots []string) error {
 		seat := holders >> (2 * uint(c)) & 3
 		setup.Hands[seat] = setup.Hands[seat].Add(c)
 	}
-	for i, h := range setup.Hands {
-		rec.Hands[i] = h.String()
-	}
-	rec.Skart, rec.Pile, rec.Table, rec.Faults, rec.Rejected = "", nil, 0, nil, nil
-	seating := rules.Seating{Table: 4, Players: 4, Dealer: dealer}
-	setup.Dealer, setup.FirstOfMatch = seating.DealDealer(), rec.First
-	d, err := rules.NewDeal(&rec.Rules, setup)
-	if err != nil {
+	b.hands = setup.Hands
+	seating := b.seating()
+	setup.Dealer, setup.FirstOfMatch = seating.DealDealer(), b.first
+	d := &b.deal
+	if err := d.Start(rs, setup); err != nil {
 		return fail(err.Error())
 	}
 	br := bitReader{data: r.data[r.pos : len(r.data)-timeBytes]}
-	rec.Actions = make([]referee.Action, n)
-	var seatsBuf [64]byte
-	seats := seatsBuf[:n]
-	for i := range rec.Actions {
-		a := &rec.Actions[i]
-		if d.Phase() == rules.PhaseDone {
-			return fail("an action after the deal ended")
-		}
-		seat := seating.TableSeat(d.ToMove())
-		a.Seat, seats[i] = seatNames[seat], byte(seat)
-		switch d.Phase() {
+	usedClaims := uint64(0)
+	for i := range b.n {
+		phase := d.Phase()
+		b.phases[i], b.seatsOf[i] = phase, byte(seating.TableSeat(d.ToMove()))
+		var err error
+		switch phase {
 		case rules.PhaseBidding:
 			legal := d.LegalBids()
 			k := br.read(choiceBits(bits.OnesCount64(uint64(legal))))
-			b, ok := nthBid(legal, int(k))
+			bid, ok := nthBid(legal, int(k))
 			if !ok {
 				return fail("bid out of range")
 			}
-			a.Bid = b.String()
-			err = d.Bid(b)
+			b.choices[i], err = int(bid), d.Bid(bid)
 		case rules.PhaseClaim:
-			if len(claims) == 0 {
+			if usedClaims == nClaims {
 				return fail("more claims than stored")
 			}
-			a.Claim = &claims[0]
-			err = d.Claim(claims[0])
-			claims = claims[1:]
+			b.choices[i] = claims[usedClaims]
+			err = d.Claim(claims[usedClaims])
+			usedClaims++
 		case rules.PhasePlay:
 			legal := d.Legal()
 			k := br.read(choiceBits(legal.Len()))
@@ -329,8 +340,8 @@ func decodeBinRow(data []byte, rec *referee.DealRecord, bots []string) error {
 				return fail("card out of range")
 			}
 			c := legal.Nth(int(k))
-			a.Card = cardNames[c]
-			err = d.Play(c)
+			b.choices[i] = int(c)
+			d.PlayUnchecked(c) // a card of Legal
 		default:
 			return fail("an action after the deal ended")
 		}
@@ -341,36 +352,74 @@ func decodeBinRow(data []byte, rec *referee.DealRecord, bots []string) error {
 	if d.Phase() != rules.PhaseDone {
 		return fail("the deal does not end")
 	}
-	var wall, cpuTimes [64]byte
 	if timeBytes > 0 {
-		copy(wall[:n], r.data[len(r.data)-timeBytes:])
-		if cpu {
-			copy(cpuTimes[:n], r.data[len(r.data)-timeBytes+int(n):])
+		copy(b.wall[:n], r.data[len(r.data)-timeBytes:])
+		if b.cpu {
+			copy(b.cpuMS[:n], r.data[len(r.data)-timeBytes+b.n:])
 		}
-	} else {
-		if !readTimes(&br, wall[:n], seats) || cpu && !readTimes(&br, cpuTimes[:n], seats) {
-			return fail("a time code no time has")
-		}
-		if (br.pos+7)/8 != uint(len(br.data)) {
-			return fail("bytes after the deal")
-		}
+		return nil
 	}
-	for i := range rec.Actions {
-		rec.Actions[i].MS = wallTime(wall[i])
-		if cpu {
-			rec.Actions[i].CPUMS = wallTime(cpuTimes[i])
-		}
+	if !readTimes(&br, b.wall[:n], b.seatsOf[:n]) || b.cpu && !readTimes(&br, b.cpuMS[:n], b.seatsOf[:n]) {
+		return fail("a time code no time has")
 	}
-	rec.Result = referee.ResultRecord(d, seating)
+	if (br.pos+7)/8 != uint(len(br.data)) {
+		return fail("bytes after the deal")
+	}
 	return nil
 }
 
-// seatNames and cardNames are the notation of every seat and card, made once.
+// decodeBinRow fills the deal part of rec (whose match-wide fields, the ruleset first, are
+// set) from a binary row, the bots of its seats from bots; b is the decoder's scratch.
+func decodeBinRow(data []byte, rec *referee.DealRecord, bots []string, b *binDeal) error {
+	if err := b.decode(data, &rec.Rules, len(bots)); err != nil {
+		return err
+	}
+	rec.Pair, rec.Rotation, rec.First, rec.Mirror = b.pair, b.rotation, b.first, b.mirror
+	rec.Dealer = seatNames[b.dealer]
+	for i, s := range b.seats {
+		rec.Seats[i] = bots[s]
+	}
+	for i, h := range b.hands {
+		rec.Hands[i] = h.String()
+	}
+	rec.Skart, rec.Pile, rec.Table, rec.Faults, rec.Rejected = "", nil, 0, nil, nil
+	rec.Actions = make([]referee.Action, b.n)
+	var claims []int // the claims' own memory: a record keeps pointers into it
+	for i := range rec.Actions {
+		a := &rec.Actions[i]
+		a.Seat, a.MS = seatNames[b.seatsOf[i]], wallTime(b.wall[i])
+		if b.cpu {
+			a.CPUMS = wallTime(b.cpuMS[i])
+		}
+		switch b.phases[i] {
+		case rules.PhaseBidding:
+			a.Bid = bidNames[b.choices[i]]
+		case rules.PhaseClaim:
+			if claims == nil {
+				claims = make([]int, 0, b.n-i)
+			}
+			claims = append(claims, b.choices[i])
+			a.Claim = &claims[len(claims)-1]
+		default:
+			a.Card = cardNames[b.choices[i]]
+		}
+	}
+	rec.Result = referee.ResultRecord(&b.deal, b.seating())
+	return nil
+}
+
+// seatNames, cardNames and bidNames are the notation of every seat and card, made once.
 var (
 	seatNames = [4]string{"N", "E", "S", "W"}
 	cardNames = func() (names [32]string) {
 		for c := range protocol.Card(32) {
 			names[c] = c.String()
+		}
+		return names
+	}()
+	bidNames = func() (names [5]string) {
+		for b := range protocol.Bid(5) {
+			names[b] = b.String()
 		}
 		return names
 	}()
@@ -441,18 +490,25 @@ type bitReader struct {
 	data []byte
 	pos  uint // bits read
 	err  bool
+	acc  uint64 // bits loaded and not yet read, the next one lowest
+	nacc uint
+	next int // the next byte to load
 }
 
+// read returns the next n bits (n ≤ 56); past the end it sets err and returns 0.
 func (r *bitReader) read(n uint) uint64 {
-	var v uint64
-	for i := range n {
-		byteAt := (r.pos + i) / 8
-		if int(byteAt) >= len(r.data) {
+	for r.nacc < n {
+		if r.next >= len(r.data) {
 			r.err = true
 			return 0
 		}
-		v |= uint64(r.data[byteAt]>>((r.pos+i)%8)&1) << i
+		r.acc |= uint64(r.data[r.next]) << r.nacc
+		r.next++
+		r.nacc += 8
 	}
+	v := r.acc & (1<<n - 1)
+	r.acc >>= n
+	r.nacc -= n
 	r.pos += n
 	return v
 }

@@ -45,7 +45,7 @@ func TestBinRowRoundTrip(t *testing.T) {
 			t.Errorf("deal %d: a row of %d bytes", i, len(row))
 		}
 		back := referee.DealRecord{V: rec.V, Match: rec.Match, Rules: rec.Rules, Seed: rec.Seed, Keyed: rec.Keyed}
-		if err := decodeStoredRow(dealKey(0, rec), row, &back, bots); err != nil {
+		if err := decodeStoredRow(dealKey(0, rec), row, &back, bots, new(binDeal)); err != nil {
 			t.Fatalf("deal %d: %v", i, err)
 		}
 		for j, a := range back.Actions {
@@ -99,14 +99,14 @@ func TestBinRowDamage(t *testing.T) {
 			bad := append([]byte(nil), row...)
 			bad[i] += delta
 			back := referee.DealRecord{V: rec.V, Rules: rec.Rules}
-			if err := decodeStoredRow(dealKey(0, &rec), bad, &back, bots); err == nil {
+			if err := decodeStoredRow(dealKey(0, &rec), bad, &back, bots, new(binDeal)); err == nil {
 				if err := back.Verify(); err != nil {
 					t.Errorf("byte %d +%d: read back a deal that does not verify: %v", i, delta, err)
 				}
 			}
 		}
 		back := referee.DealRecord{V: rec.V, Rules: rec.Rules}
-		if err := decodeStoredRow(dealKey(0, &rec), row[:i], &back, bots); err == nil {
+		if err := decodeStoredRow(dealKey(0, &rec), row[:i], &back, bots, new(binDeal)); err == nil {
 			t.Errorf("cut to %d bytes: no error", i)
 		}
 	}
@@ -136,7 +136,7 @@ func TestBinRowFirstLayout(t *testing.T) {
 		}
 		rec := &recs[i]
 		back := referee.DealRecord{V: rec.V, Match: rec.Match, Rules: rec.Rules, Seed: rec.Seed, Keyed: rec.Keyed}
-		if err := decodeStoredRow(dealKey(0, rec), row, &back, []string{"a", "b"}); err != nil {
+		if err := decodeStoredRow(dealKey(0, rec), row, &back, []string{"a", "b"}, new(binDeal)); err != nil {
 			t.Fatalf("row %d: %v", i, err)
 		}
 		for j, a := range back.Actions {

@@ -84,16 +84,21 @@ func (c codec) encode(rec *referee.DealRecord) ([]byte, error) {
 }
 
 // decodeStoredRow fills the deal part of rec from a stored row of either kind under its key
-// (see dealKey), the bots of a binary row's seats from bots.
-func decodeStoredRow(key, data []byte, rec *referee.DealRecord, bots []string) error {
+// (see dealKey), the bots of a binary row's seats from bots; b is a binary row's scratch.
+func decodeStoredRow(key, data []byte, rec *referee.DealRecord, bots []string, b *binDeal) error {
 	if isBinRow(data) {
 		if len(key) != 10 {
 			return fmt.Errorf("%w: stored deal under a key of %d bytes", ErrCorrupt, len(key))
 		}
-		rec.Game, rec.Deal, rec.Attempt = int(binary.BigEndian.Uint16(key[4:])), int(binary.BigEndian.Uint16(key[6:])), int(binary.BigEndian.Uint16(key[8:]))
-		return decodeBinRow(data, rec, bots)
+		rec.Game, rec.Deal, rec.Attempt = keyNumbers(key)
+		return decodeBinRow(data, rec, bots, b)
 	}
 	return decodeRow(data, rec)
+}
+
+// keyNumbers returns the game, deal and attempt of a deal's key of 10 bytes (see dealKey).
+func keyNumbers(key []byte) (game, deal, attempt int) {
+	return int(binary.BigEndian.Uint16(key[4:])), int(binary.BigEndian.Uint16(key[6:])), int(binary.BigEndian.Uint16(key[8:]))
 }
 
 // isBinRow reports whether a stored row is a binary row (binrow.go).

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/klaverjas-arena/arena/arena/rating"
@@ -21,13 +23,24 @@ type League struct {
 	Hash     string        `json:"hash"`   // SHA-256 of the league file
 	Config   string        `json:"config"` // the league file's text
 	Rules    rules.Ruleset `json:"rules"`
-	Bots     []string      `json:"bots"` // rating indices: Bots[i] is bot i
+	Bots     []string      `json:"bots"`              // rating indices: Bots[i] is bot i
+	Authors  []string      `json:"authors,omitempty"` // Authors[i] is bot i's author line (see Author)
 	Matches  int           `json:"matches"`
 	Keyed    bool          `json:"keyed,omitempty"` // its cards are derived with a secret key (DealKey)
 	Shard    string        `json:"shard,omitempty"` // "I/N": this database plays shard I of N of the league
 	Created  time.Time     `json:"created"`
 	Forced   []Forced      `json:"forced,omitempty"`
 	Finished time.Time     `json:"finished,omitzero"`
+}
+
+// Author returns bot i's author line from the league file, or "" when it has none. Authors
+// is nil when no bot has one, and in leagues stored by an arena older than author lines,
+// whose records read as before.
+func (l *League) Author(i int) string {
+	if i < 0 || i >= len(l.Authors) {
+		return ""
+	}
+	return l.Authors[i]
 }
 
 // MarshalJSON writes the league record, the ruleset as package rulesfile writes it.
@@ -65,6 +78,10 @@ type Match struct {
 	Deals    int                  `json:"deals"`
 	Games    []referee.GameResult `json:"games,omitempty"`
 	Finished time.Time            `json:"finished,omitzero"`
+	// Resumed lists, for every run that went on with the match after an interruption
+	// (ResumeMatch), the deals already stored that it went on after (absent for a match
+	// played in one run).
+	Resumed []int `json:"resumed,omitempty"`
 }
 
 // BotTotals sums one bot's results over the finished matches of a league.
@@ -243,6 +260,46 @@ func (db *DB) StartMatch(league string, m *Match) error {
 	})
 }
 
+// ResumeMatch returns the deals an interrupted run stored for match m, in the order played,
+// so that the match goes on after them (referee.Config.Resume) instead of being played again,
+// and records the resume in the stored match (Match.Resumed). It returns no deals, and
+// records nothing, for a match that is not stored, is done, has no deals stored, or was
+// stored with another seed or seating than m (StartMatch then plays it afresh).
+func (db *DB) ResumeMatch(league string, m *Match) ([]referee.DealRecord, error) {
+	var out []referee.DealRecord
+	err := db.update(func(tx *bolt.Tx) error {
+		b, err := leagueBucket(tx, league)
+		if err != nil {
+			return err
+		}
+		var l League
+		if err := getJSON(b, keyInfo, &l); err != nil {
+			return err
+		}
+		var stored Match
+		switch err := getJSON(b.Bucket(bucketMatches), u32(m.Index), &stored); {
+		case errors.Is(err, ErrNotFound):
+			return nil
+		case err != nil:
+			return err
+		case stored.Done || stored.Seed != m.Seed || stored.ID != m.ID || !slices.Equal(stored.Seats, m.Seats):
+			return nil
+		}
+		if err := forEachDeal(b, m.Index, &l, &stored, func(rec *referee.DealRecord, _ bool) error {
+			out = append(out, *rec)
+			return nil
+		}); err != nil || len(out) == 0 {
+			return err
+		}
+		stored.Resumed = append(stored.Resumed, len(out))
+		return putJSON(b.Bucket(bucketMatches), u32(m.Index), &stored)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // startMatch is StartMatch in the league's bucket b.
 func startMatch(b *bolt.Bucket, m *Match) error {
 	deals := b.Bucket(bucketDeals)
@@ -395,14 +452,19 @@ func (db *DB) DealsDerived(league string, match int, fn func(m *Match, rec *refe
 		if match >= 0 {
 			return visit(match)
 		}
-		c := matches.Cursor()
-		for k, _ := c.First(); k != nil; k, _ = c.Next() {
-			if err := visit(int(binary.BigEndian.Uint32(k))); err != nil {
-				return err
-			}
-		}
-		return nil
+		return eachMatch(matches, visit)
 	})
+}
+
+// eachMatch calls visit with the index of every match record, in schedule order.
+func eachMatch(matches *bolt.Bucket, visit func(index int) error) error {
+	c := matches.Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if err := visit(int(binary.BigEndian.Uint32(k))); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DealCount returns the number of deals stored for the league.
@@ -425,11 +487,12 @@ func forEachDeal(b *bolt.Bucket, index int, l *League, m *Match, fn func(rec *re
 	prefix := u32(index)
 	old := legacy(b.Tx())
 	c := b.Bucket(bucketDeals).Cursor()
+	var scratch binDeal
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		rec := referee.DealRecord{V: referee.LogVersion, Match: m.ID, Rules: l.Rules, Seed: m.Seed, Keyed: l.Keyed}
 		data, err := unseal(k, v, old)
 		if err == nil {
-			err = decodeStoredRow(k, data, &rec, l.Bots)
+			err = decodeStoredRow(k, data, &rec, l.Bots, &scratch)
 		}
 		if err != nil {
 			return fmt.Errorf("league %s match %s: %w", l.Name, m.ID, err)

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/klaverjas-arena/arena/referee"
@@ -86,5 +87,61 @@ func TestDealWriter(t *testing.T) {
 	t.Logf("%d deals in %d bytes of pages: %.0f bytes a deal (%d commits)", total, pages, perDeal, commits)
 	if perDeal > 150 {
 		t.Errorf("%.0f bytes a deal, want at most 150", perDeal)
+	}
+}
+
+// TestResumeMatch: the deals an interrupted run stored for a match come back in the order
+// played, for the match as stored only, and every resume is recorded in the match.
+func TestResumeMatch(t *testing.T) {
+	db, _ := MustOpen(t)
+	l := &League{Name: "r", Rules: rules.Default(), Bots: []string{"a", "b"}, Matches: 2}
+	if err := db.CreateLeague(l, nil); err != nil {
+		t.Fatal(err)
+	}
+	m := Match{Index: 0, ID: "r/x", Seed: 3, Seats: []int{0, 1, 0, 1}}
+	if got, err := db.ResumeMatch("r", &m); err != nil || got != nil {
+		t.Fatalf("a match not stored: %d deals, %v", len(got), err)
+	}
+	if err := db.StartMatch("r", &m); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.ResumeMatch("r", &m); err != nil || got != nil {
+		t.Fatalf("a match without deals: %d deals, %v", len(got), err)
+	}
+	recs := playMatch(t, "r/x", 3)
+	// Stored out of order: the store keeps them in the order played.
+	if err := db.PutDeals("r", 0, []referee.DealRecord{recs[2], recs[0], recs[1]}); err != nil {
+		t.Fatal(err)
+	}
+	for _, other := range []Match{{Index: 0, ID: "r/x", Seed: 4, Seats: m.Seats}, {Index: 0, ID: "r/x", Seed: 3, Seats: []int{1, 0, 1, 0}}} {
+		if got, err := db.ResumeMatch("r", &other); err != nil || got != nil {
+			t.Errorf("match stored with seed %d seats %v, resumed as seed %d seats %v: %d deals, %v", m.Seed, m.Seats, other.Seed, other.Seats, len(got), err)
+		}
+	}
+	for run := 1; run <= 2; run++ {
+		got, err := db.ResumeMatch("r", &m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 3 || got[0].Deal != recs[0].Deal || got[1].Deal != recs[1].Deal || got[2].Deal != recs[2].Deal || got[2].Result.Score[0] != recs[2].Result.Score[0] {
+			t.Fatalf("resume %d: %d deals", run, len(got))
+		}
+		stored, err := db.Matches("r")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []int{3, 3}[:run]; !slices.Equal(stored[0].Resumed, want) {
+			t.Errorf("resume %d: recorded %v, want %v", run, stored[0].Resumed, want)
+		}
+	}
+	sum := func(deals []referee.DealRecord, m *Match, tot *Totals) error { m.Deals = len(deals); return nil }
+	if _, err := db.FinishMatch("r", 0, sum); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.ResumeMatch("r", &m); err != nil || got != nil {
+		t.Fatalf("a done match: %d deals, %v", len(got), err)
+	}
+	if stored, _ := db.Matches("r"); !slices.Equal(stored[0].Resumed, []int{3, 3}) || !stored[0].Done {
+		t.Errorf("the done match: %+v", stored[0])
 	}
 }

@@ -13,6 +13,12 @@ import (
 type BotReport struct {
 	Standing  Standing   `json:"standing"`
 	Opponents []Opponent `json:"opponents"`
+	BotDeals
+}
+
+// BotDeals is what a bot's report reads from the deals of its matches: its decision times
+// and its last stderr tail.
+type BotDeals struct {
 	// LastStderr is the stderr tail of its most recent fault that kept one, from the
 	// deals scanned (Scanned of them), and where it was.
 	LastStderr      string `json:"last_stderr,omitempty"`
@@ -54,24 +60,36 @@ var histEdges = []float64{0.01, 0.03, 0.1, 0.3, 1, 3, 10, 30, 100, 300, 1000}
 // deals of its matches (newest last; fn-style iteration is the caller's: pass what was
 // read).
 func BotPage(s *Standings, x *Crosstable, row int, deals []Located) *BotReport {
-	st := s.Standings[row]
-	rep := &BotReport{Standing: st, Scanned: len(deals)}
+	return BotPageOf(s, x, row, ReadBotDeals(s.Standings[row].Bot, deals))
+}
+
+// BotPageOf builds the report of the bot in row row of the standings and crosstable, with
+// what ReadBotDeals read of its deals.
+func BotPageOf(s *Standings, x *Crosstable, row int, d BotDeals) *BotReport {
+	rep := &BotReport{Standing: s.Standings[row], BotDeals: d}
 	for j, c := range x.Cells[row] {
 		if j != row && c.Pairs > 0 {
 			rep.Opponents = append(rep.Opponents, Opponent{Bot: x.Bots[j], Cell: c})
 		}
 	}
+	return rep
+}
+
+// ReadBotDeals reads bot's decision times and last stderr tail from deals of its matches
+// (newest last).
+func ReadBotDeals(bot string, deals []Located) BotDeals {
+	rep := BotDeals{Scanned: len(deals)}
 	var wall []float64
 	for i := range deals {
 		r := &deals[i].Rec
 		for _, a := range r.Actions {
-			if seat, err := protocol.ParseSeat(a.Seat); err == nil && int(seat) < len(r.Seats) && r.Seats[seat] == st.Bot {
+			if seat, err := protocol.ParseSeat(a.Seat); err == nil && int(seat) < len(r.Seats) && r.Seats[seat] == bot {
 				wall = append(wall, a.MS)
 				rep.Times.CPU += a.CPUMS
 			}
 		}
 		for _, f := range r.Faults {
-			if f.Bot == st.Bot && f.Stderr != "" {
+			if f.Bot == bot && f.Stderr != "" {
 				rep.LastStderr, rep.LastStderrWhere = f.Stderr, deals[i].Where
 			}
 		}

@@ -16,9 +16,10 @@ import (
 type Standing struct {
 	Rank     int            `json:"rank"`
 	Bot      string         `json:"bot"`
-	Elo      *float64       `json:"elo"`      // points channel; nil until it can be fitted
-	CI95     *float64       `json:"ci95"`     // half-width of its 95% interval
-	GameElo  *float64       `json:"game_elo"` // game channel
+	Author   string         `json:"author,omitempty"` // its author line, when it has one (SetAuthors)
+	Elo      *float64       `json:"elo"`              // points channel; nil until it can be fitted
+	CI95     *float64       `json:"ci95"`             // half-width of its 95% interval
+	GameElo  *float64       `json:"game_elo"`         // game channel
 	GameCI95 *float64       `json:"game_ci95"`
 	Games    int            `json:"games"`
 	Deals    int            `json:"deals"`
@@ -45,6 +46,16 @@ type Standings struct {
 	LOS [][]float64 `json:"los,omitempty"`
 
 	points *rating.Ratings // nil when the points channel cannot be fitted yet
+}
+
+// SetAuthors fills each standing's author line from authors, the league's author lines by
+// rating index (store.League.Authors; nil leaves them empty).
+func (s *Standings) SetAuthors(authors []string) {
+	for i := range s.Standings {
+		if at := s.Standings[i].Index; at >= 0 && at < len(authors) {
+			s.Standings[i].Author = authors[at]
+		}
+	}
 }
 
 // StandingsOptions are the choices of ComputeStandings.

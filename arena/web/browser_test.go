@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,9 +105,27 @@ func TestBrowserDealViewer(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/league/"+url.PathEscape(name)), chromedp.WaitReady(chromedp.ID("standings"))); err != nil {
 		t.Fatal(err)
 	}
+	// The hostile names and HTML author lines are text: no element of theirs is in the page.
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[document.querySelectorAll('#standings script, #standings img, #standings u, #standings b, #standings a[href^="http"]').length + '',
+		[...document.querySelectorAll('#standings tbody tr')].map(tr => tr.querySelector('.name a').textContent + '=' + (tr.querySelector('.author') || {textContent: ''}).textContent).sort().join('|')]`))
+	rows := []string{hostile["h"], hostile["r"], hostile["r2"]}
+	for i, n := range rows {
+		rows[i] = n + "=" + authors[n]
+	}
+	slices.Sort(rows)
+	if err != nil || got[0] != "0" || got[1] != strings.Join(rows, "|") {
+		t.Errorf("league page: injected elements, names=authors %q, want %q (%v)", got, strings.Join(rows, "|"), err)
+	}
 	shot := b.Screenshot(t, "league.png")
 	if fi, err := os.Stat(shot); err != nil || fi.Size() < 10000 {
 		t.Errorf("screenshot %s: %v", filepath.Base(shot), err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/league/"+url.PathEscape(name)+"/bot/"+url.PathEscape(hostile["h"])), chromedp.WaitReady(chromedp.ID("author"))); err != nil {
+		t.Fatal(err)
+	}
+	byline, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[document.querySelectorAll('main a[href^="http"], main u, main img, main script').length + '', document.getElementById('author').textContent, document.querySelector('h1').textContent]`))
+	if err != nil || byline[0] != "0" || byline[1] != "by "+authors[hostile["h"]] || byline[2] != hostile["h"] {
+		t.Errorf("bot page: injected elements, author, name %q (%v)", byline, err)
 	}
 	if p := b.Problems(); len(p) > 0 {
 		t.Errorf("the pages reported errors: %q", p)

@@ -61,7 +61,7 @@ func (s *Server) league(r *http.Request) (string, any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	_, tab, x, err := s.standings(l.Name)
+	_, tab, x, err := s.standings(l)
 	if err != nil {
 		return "", nil, err
 	}
@@ -116,6 +116,40 @@ type kindCount struct {
 
 func (p *botPage) api() any { return p.Report }
 
+// botData is what a bot's page reads from the league's match records and deals.
+type botData struct {
+	mine  []store.Match // the bot's matches, newest first
+	deals view.BotDeals // from the deals of the latest botDeals of them
+}
+
+// readBot reads the match records and the deals of the latest matches of the bot of st.
+func (s *Server) readBot(league string, st view.Standing) (botData, error) {
+	ms, err := s.src.Matches(league)
+	if err != nil {
+		return botData{}, err
+	}
+	var d botData
+	for _, m := range ms {
+		if slices.Contains(m.Seats, st.Index) {
+			d.mine = append(d.mine, m)
+		}
+	}
+	slices.SortStableFunc(d.mine, func(a, b store.Match) int { return b.Index - a.Index })
+	var deals []view.Located
+	recent := d.mine[:min(len(d.mine), botDeals)]
+	for i := len(recent) - 1; i >= 0; i-- { // oldest first: the last stderr is the newest
+		err := s.src.Deals(league, recent[i].Index, func(m *store.Match, rec *referee.DealRecord) error {
+			deals = append(deals, view.Located{Where: m.ID, Rec: *rec})
+			return nil
+		})
+		if err != nil {
+			return botData{}, err
+		}
+	}
+	d.deals = view.ReadBotDeals(st.Bot, deals)
+	return d, nil
+}
+
 // botDeals is how many of a bot's most recent matches its page reads deals of, for its
 // decision times and its last stderr.
 const botDeals = 50
@@ -125,7 +159,7 @@ func (s *Server) bot(r *http.Request) (string, any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	_, tab, x, err := s.standings(l.Name)
+	_, tab, x, err := s.standings(l)
 	if err != nil {
 		return "", nil, err
 	}
@@ -133,30 +167,21 @@ func (s *Server) bot(r *http.Request) (string, any, error) {
 	if row < 0 {
 		return "", nil, fmt.Errorf("bot %q: %w", r.PathValue("bot"), errNotFound)
 	}
-	idx := tab.Standings[row].Index
-	ms, err := s.src.Matches(l.Name)
-	if err != nil {
-		return "", nil, err
-	}
-	var mine []store.Match
-	for _, m := range ms {
-		if slices.Contains(m.Seats, idx) {
-			mine = append(mine, m)
-		}
-	}
-	slices.SortStableFunc(mine, func(a, b store.Match) int { return b.Index - a.Index })
-	var deals []view.Located
-	recent := mine[:min(len(mine), botDeals)]
-	for i := len(recent) - 1; i >= 0; i-- { // oldest first: the last stderr is the newest
-		err := s.src.Deals(l.Name, recent[i].Index, func(m *store.Match, rec *referee.DealRecord) error {
-			deals = append(deals, view.Located{Where: m.ID, Rec: *rec})
-			return nil
-		})
+	key := l.Name + "\x00" + tab.Standings[row].Bot
+	s.mu.Lock()
+	c := s.bots[key]
+	s.mu.Unlock()
+	if !c.fresh(tab.Matches, botAge) {
+		d, err := s.readBot(l.Name, tab.Standings[row])
 		if err != nil {
 			return "", nil, err
 		}
+		c = cached[botData]{matches: tab.Matches, at: time.Now(), v: d}
+		s.mu.Lock()
+		s.bots[key] = c
+		s.mu.Unlock()
 	}
-	p := &botPage{League: l, Report: view.BotPage(tab, x, row, deals), Matches: mine}
+	p := &botPage{League: l, Report: view.BotPageOf(tab, x, row, c.v.deals), Matches: c.v.mine}
 	for k, n := range tab.Standings[row].Faults {
 		p.Faults = append(p.Faults, kindCount{k, n})
 	}
@@ -172,6 +197,8 @@ type matchPage struct {
 }
 
 func (p *matchPage) api() any { return p.Match }
+
+func (p *matchPage) fixed() bool { return p.Match.Done }
 
 // requestedMatch reads the league and the match the request's path names, with its deals.
 func (s *Server) requestedMatch(r *http.Request) (*store.League, *store.Match, []referee.DealRecord, error) {
@@ -206,6 +233,8 @@ type dealPage struct {
 }
 
 func (p *dealPage) api() any { return p.Deal }
+
+func (p *dealPage) fixed() bool { return p.Match.Done }
 
 func (s *Server) deal(r *http.Request) (string, any, error) {
 	l, m, deals, err := s.requestedMatch(r)
@@ -252,8 +281,8 @@ func newStatus(st view.Status) *statusJSON {
 }
 
 // events streams a running league's progress and standings as server-sent events: one
-// "progress" event at once and one after every finished match, until the client leaves or
-// the league stops.
+// "progress" event at once and one after finished matches, at most one every eventGap, until
+// the client leaves or the league stops.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("league")
 	pr := s.live[name]
@@ -266,26 +295,20 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
 		return
 	}
+	var authors []string
+	if l, err := s.leagueInfo(name); err == nil {
+		authors = l.Authors
+	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	for {
 		changed := pr.Changed()
-		st := pr.Status()
-		ev := struct {
-			Status    *statusJSON     `json:"status"`
-			Standings *view.Standings `json:"standings,omitempty"`
-		}{Status: newStatus(st)}
-		if st.Totals != nil {
-			ev.Standings, _ = view.ComputeStandings(name, st.Totals, view.StandingsOptions{})
-		}
-		data, err := json.Marshal(ev)
-		if err != nil {
-			data, _ = json.Marshal(map[string]string{"error": err.Error()})
-		}
+		data, st := s.event(name, pr, authors)
 		if _, err := fmt.Fprintf(w, "event: progress\ndata: %s\n\n", data); err != nil {
 			return
 		}
 		flusher.Flush()
+		sent := time.Now()
 		if !st.Running && st.Total > 0 {
 			return
 		}
@@ -295,7 +318,44 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		case <-changed:
 		case <-time.After(15 * time.Second): // a heartbeat: rate and ETA move on
 		}
+		select { // the matches finished meanwhile go in the next event
+		case <-r.Context().Done():
+			return
+		case <-time.After(eventGap - time.Since(sent)):
+		}
 	}
+}
+
+// event returns a running league's progress event as of now and the status it shows. While
+// the league runs, the event of its last change is shared by every stream for up to
+// eventGap: its standings are fitted once, however many spectators watch.
+func (s *Server) event(name string, pr *view.Progress, authors []string) ([]byte, view.Status) {
+	st := pr.Status()
+	s.mu.Lock()
+	c := s.latest[name]
+	s.mu.Unlock()
+	if st.Running && c.matches == st.Done && time.Since(c.at) < eventGap {
+		return c.v, st
+	}
+	ev := struct {
+		Status    *statusJSON     `json:"status"`
+		Standings *view.Standings `json:"standings,omitempty"`
+	}{Status: newStatus(st)}
+	if st.Totals != nil {
+		if ev.Standings, _ = view.ComputeStandings(name, st.Totals, view.StandingsOptions{}); ev.Standings != nil {
+			ev.Standings.SetAuthors(authors)
+		}
+	}
+	data, err := json.Marshal(ev)
+	if err != nil {
+		data, _ = json.Marshal(map[string]string{"error": err.Error()})
+	}
+	if st.Running {
+		s.mu.Lock()
+		s.latest[name] = cached[[]byte]{matches: st.Done, at: time.Now(), v: data}
+		s.mu.Unlock()
+	}
+	return data, st
 }
 
 // matchURL is a match page's path.

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -23,25 +24,93 @@ var files embed.FS
 
 // Server is the viewer's http.Handler. It only reads its Source.
 type Server struct {
-	src   Source
-	live  map[string]*view.Progress // running leagues, by name
-	pages map[string]*template.Template
-	mux   *http.ServeMux
+	src       Source
+	live      map[string]*view.Progress // running leagues, by name
+	templates map[string]*template.Template
+	mux       *http.ServeMux
 
 	mu      sync.Mutex
-	history map[string]historyCache
+	history map[string]cached[[]view.HistoryPoint] // by league
+	bots    map[string]cached[botData]             // by league NUL bot
+	latest  map[string]cached[[]byte]              // the latest event of a running league
+	done    *recent[matchDeals]                    // finished matches' deals, by league NUL index
+	pages   *recent[[]byte]                        // rendered pages that cannot change, by path
 }
 
-// historyCache is a league's rating history as of a number of done matches.
-type historyCache struct {
+// recent keeps the last values put, up to max of them; the Server's mu guards it.
+type recent[V any] struct {
+	max   int
+	m     map[string]V
+	order []string // the keys of m, oldest first
+}
+
+func newRecent[V any](max int) *recent[V] { return &recent[V]{max: max, m: map[string]V{}} }
+
+func (r *recent[V]) get(key string) (V, bool) {
+	v, ok := r.m[key]
+	return v, ok
+}
+
+// put keeps v under key, unless a value is kept there already, forgetting the oldest.
+func (r *recent[V]) put(key string, v V) {
+	if _, ok := r.m[key]; ok {
+		return
+	}
+	r.m[key] = v
+	r.order = append(r.order, key)
+	if len(r.order) > r.max {
+		delete(r.m, r.order[0])
+		r.order = r.order[1:]
+	}
+}
+
+// fixed is the data of a page that can no longer change (a finished match's page, its deals'
+// pages): rendered once and kept (the last fixedPages of them).
+type fixed interface{ fixed() bool }
+
+// fixedPages is how many rendered pages that cannot change the server keeps.
+const fixedPages = 64
+
+// matchDeals is a match record with its deals.
+type matchDeals struct {
+	m     *store.Match
+	deals []referee.DealRecord
+}
+
+// doneMatches is how many finished matches the server keeps the deals of: a finished match
+// never changes, and its match page and deal pages (and everyone looking at them) read its
+// deals once.
+const doneMatches = 16
+
+// cached is a value computed from a league when it had a number of done matches.
+type cached[T any] struct {
 	matches int
 	at      time.Time
-	points  []view.HistoryPoint
+	v       T
+}
+
+// fresh says whether c may stand for the league with done matches: it was computed with as
+// many, or less than age ago.
+func (c cached[T]) fresh(done int, age time.Duration) bool {
+	return !c.at.IsZero() && (c.matches == done || time.Since(c.at) < age)
 }
 
 // historyAge is how long a running league's rating chart may lag behind its matches: the
 // chart reads every match record, which costs a league of a million deals half a second.
 const historyAge = 30 * time.Second
+
+// botAge is how long a running league's bot page may lag behind its matches in what it reads
+// from the match records and deals (its matches, decision times and last stderr; its
+// standing is always the latest): it reads every match record and the deals of the bot's
+// latest 50 matches (about 30 ms of CPU in make bench-serve's league), which spectators
+// reloading the page must not cost a busy league (BENCHMARKS.md, "The cost of serving a
+// running league").
+const botAge = 10 * time.Second
+
+// eventGap is the least time between two events of a league's event stream: a league of fast
+// bots finishes tens of matches a second, and a spectator's page needs no more than one
+// update a second.
+const eventGap = time.Second
 
 // csp allows this server's own script and style only: no inline script, no inline
 // style, nothing from elsewhere.
@@ -50,13 +119,15 @@ const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 's
 // New returns a viewer of src. live maps the name of a league running in this process to
 // its progress, whose changes the league page shows as they happen; it may be nil.
 func New(src Source, live map[string]*view.Progress) (*Server, error) {
-	s := &Server{src: src, live: live, pages: map[string]*template.Template{}, mux: http.NewServeMux(), history: map[string]historyCache{}}
+	s := &Server{src: src, live: live, templates: map[string]*template.Template{}, mux: http.NewServeMux(), history: map[string]cached[[]view.HistoryPoint]{},
+		bots: map[string]cached[botData]{}, latest: map[string]cached[[]byte]{}, done: newRecent[matchDeals](doneMatches),
+		pages: newRecent[[]byte](fixedPages)}
 	for _, p := range []string{"index", "league", "matches", "bot", "match", "deal"} {
 		t, err := template.New(p).Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/"+p+".html")
 		if err != nil {
 			return nil, err
 		}
-		s.pages[p] = t
+		s.templates[p] = t
 	}
 	static, err := fs.Sub(files, "static")
 	if err != nil {
@@ -84,11 +155,25 @@ func (s *Server) route(path string, p page) {
 			s.fail(w, err)
 			return
 		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		if err := s.pages[name].ExecuteTemplate(w, "layout", data); err != nil {
-			// The status line is sent: all that can be done is to stop the page.
-			fmt.Fprintf(w, "\n<p class=error>page error</p>")
+		f, ok := data.(fixed)
+		keep := ok && f.fixed()
+		s.mu.Lock()
+		html, kept := s.pages.get(r.URL.Path)
+		s.mu.Unlock()
+		if !keep || !kept {
+			var buf bytes.Buffer
+			if err := s.templates[name].ExecuteTemplate(&buf, "layout", data); err != nil {
+				s.fail(w, fmt.Errorf("page %s: %w", r.URL.Path, err))
+				return
+			}
+			if html = buf.Bytes(); keep {
+				s.mu.Lock()
+				s.pages.put(r.URL.Path, html)
+				s.mu.Unlock()
+			}
 		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write(html)
 	})
 	api := "/api" + path
 	if path == "/{$}" {
@@ -154,16 +239,18 @@ func (s *Server) leagueInfo(name string) (*store.League, error) {
 	return nil, fmt.Errorf("league %q: %w", name, errNotFound)
 }
 
-// standings computes a league's standings, crosstable and totals.
-func (s *Server) standings(name string) (*store.Totals, *view.Standings, *view.Crosstable, error) {
-	t, err := s.src.Totals(name)
+// standings computes a league's standings (with its bots' author lines), crosstable and
+// totals.
+func (s *Server) standings(l *store.League) (*store.Totals, *view.Standings, *view.Crosstable, error) {
+	t, err := s.src.Totals(l.Name)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	tab, err := view.ComputeStandings(name, t, view.StandingsOptions{})
+	tab, err := view.ComputeStandings(l.Name, t, view.StandingsOptions{})
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	tab.SetAuthors(l.Authors)
 	return t, tab, view.ComputeCrosstable(t, tab), nil
 }
 
@@ -171,10 +258,10 @@ func (s *Server) standings(name string) (*store.Totals, *view.Standings, *view.C
 // when more matches are done, at most every historyAge.
 func (s *Server) ratingHistory(name string, done, bots int) ([]view.HistoryPoint, error) {
 	s.mu.Lock()
-	c, ok := s.history[name]
+	c := s.history[name]
 	s.mu.Unlock()
-	if ok && (c.matches == done || time.Since(c.at) < historyAge) {
-		return c.points, nil
+	if c.fresh(done, historyAge) {
+		return c.v, nil
 	}
 	matches, err := s.src.Matches(name)
 	if err != nil {
@@ -182,7 +269,7 @@ func (s *Server) ratingHistory(name string, done, bots int) ([]view.HistoryPoint
 	}
 	h := view.RatingHistory(matches, bots, 40)
 	s.mu.Lock()
-	s.history[name] = historyCache{matches: done, at: time.Now(), points: h}
+	s.history[name] = cached[[]view.HistoryPoint]{matches: done, at: time.Now(), v: h}
 	s.mu.Unlock()
 	return h, nil
 }
@@ -206,8 +293,28 @@ func (s *Server) Warm() error {
 	return nil
 }
 
-// matchDeals reads one match and its deals.
+// matchDeals reads one match and its deals; those of a finished match are kept (the last
+// doneMatches of them) and shared: nobody changes them.
 func (s *Server) matchDeals(league string, index int) (*store.Match, []referee.DealRecord, error) {
+	key := league + "\x00" + strconv.Itoa(index)
+	s.mu.Lock()
+	c, ok := s.done.get(key)
+	s.mu.Unlock()
+	if ok {
+		return c.m, c.deals, nil
+	}
+	m, deals, err := s.readMatch(league, index)
+	if err != nil || !m.Done {
+		return m, deals, err
+	}
+	s.mu.Lock()
+	s.done.put(key, matchDeals{m, deals})
+	s.mu.Unlock()
+	return m, deals, nil
+}
+
+// readMatch reads one match and its deals.
+func (s *Server) readMatch(league string, index int) (*store.Match, []referee.DealRecord, error) {
 	var m *store.Match
 	var deals []referee.DealRecord
 	err := s.src.Deals(league, index, func(sm *store.Match, rec *referee.DealRecord) error {

@@ -29,6 +29,13 @@ var hostile = map[string]string{
 	"r2": `"'><b>bold</b>&amp;`,
 }
 
+// authors are the author lines of the test league's bots, by name: HTML that must show as
+// text. The third bot has none.
+var authors = map[string]string{
+	hostile["h"]: `<a href="http://evil.example/">Mallory</a> <u>&amp;</u>`,
+	hostile["r"]: `<img src=y onerror=alert(4)> & co`,
+}
+
 // testRecords reads the deals of a real league (three example bots, three matches, exported
 // with arena export), renamed to the hostile names; one deal gets a crash fault with an HTML
 // stderr tail.
@@ -85,6 +92,9 @@ func testDB(t testing.TB) (*store.DB, string) {
 		byMatch[r.Match] = append(byMatch[r.Match], r)
 	}
 	l := &store.League{Name: name, Bots: bots, Matches: len(order), Rules: recs[0].Rules}
+	for _, b := range bots {
+		l.Authors = append(l.Authors, authors[b])
+	}
 	if err := db.CreateLeague(l, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +149,7 @@ func TestPagesByLinks(t *testing.T) {
 			t.Errorf("%s: CSP %q", path, csp)
 		}
 		body := w.Body.String()
-		for _, bad := range []string{"<script>alert", "<img src=x", "<b>bold</b>", "<i>w</i>", "<b>exit 2</b>"} {
+		for _, bad := range []string{"<script>alert", "<img src=x", "<img src=y", "<a href=\"http://evil", "<u>", "<b>bold</b>", "<i>w</i>", "<b>exit 2</b>"} {
 			if strings.Contains(body, bad) {
 				t.Errorf("%s: unescaped %q", path, bad)
 			}
@@ -167,7 +177,9 @@ func TestPagesByLinks(t *testing.T) {
 	}
 	// The escaped names are there, as text.
 	body := get(t, srv, "/").Body.String() + get(t, srv, "/league/%3Ci%3Ew%3C%2Fi%3E").Body.String()
-	for _, want := range []string{"&lt;script&gt;alert(1)&lt;/script&gt;", "&lt;img src=x onerror=alert(2)&gt;", "&lt;i&gt;w&lt;/i&gt;"} {
+	for _, want := range []string{"&lt;script&gt;alert(1)&lt;/script&gt;", "&lt;img src=x onerror=alert(2)&gt;", "&lt;i&gt;w&lt;/i&gt;",
+		`<span class="author">&lt;a href=&#34;http://evil.example/&#34;&gt;Mallory&lt;/a&gt; &lt;u&gt;&amp;amp;&lt;/u&gt;</span>`,
+		`<span class="author">&lt;img src=y onerror=alert(4)&gt; &amp; co</span>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("missing escaped %q", want)
 		}
@@ -176,6 +188,10 @@ func TestPagesByLinks(t *testing.T) {
 	bot := get(t, srv, "/league/"+url.PathEscape("<i>w</i>")+"/bot/"+url.PathEscape(faulty)).Body.String()
 	if !strings.Contains(bot, "panic: &lt;script&gt;alert(3)&lt;/script&gt;") || !strings.Contains(bot, "crash") {
 		t.Errorf("bot page: no escaped stderr tail or fault kind:\n%s", bot)
+	}
+	bot = get(t, srv, "/league/"+url.PathEscape("<i>w</i>")+"/bot/"+url.PathEscape(hostile["h"])).Body.String()
+	if want := `<p class="author" id="author">by &lt;a href=&#34;http://evil.example/&#34;&gt;Mallory&lt;/a&gt; &lt;u&gt;&amp;amp;&lt;/u&gt;</p>`; !strings.Contains(bot, want) {
+		t.Errorf("bot page: no escaped author line %s:\n%s", want, bot)
 	}
 }
 
@@ -206,6 +222,7 @@ func TestAPI(t *testing.T) {
 	srv, _ := New(db, nil)
 	base := "/api/league/%3Ci%3Ew%3C%2Fi%3E"
 	var lp struct {
+		League     store.League
 		Standings  view.Standings
 		Crosstable view.Crosstable
 		History    []view.HistoryPoint
@@ -214,8 +231,19 @@ func TestAPI(t *testing.T) {
 	if len(lp.Standings.Standings) != 3 || lp.Standings.Standings[0].Bot != hostile["h"] || lp.Standings.Deals != 96 || len(lp.Crosstable.Cells) != 3 || len(lp.History) != 3 {
 		t.Errorf("league: %+v", lp)
 	}
+	for _, st := range lp.Standings.Standings {
+		if st.Author != authors[st.Bot] {
+			t.Errorf("standing of %q: author %q, want %q", st.Bot, st.Author, authors[st.Bot])
+		}
+	}
+	if !slices.Equal(lp.League.Authors, []string{authors[lp.League.Bots[0]], authors[lp.League.Bots[1]], authors[lp.League.Bots[2]]}) {
+		t.Errorf("league record authors %q", lp.League.Authors)
+	}
 	var bot view.BotReport
 	decode(t, get(t, srv, base+"/bot/"+url.PathEscape(hostile["r"])), &bot)
+	if bot.Standing.Author != authors[hostile["r"]] {
+		t.Errorf("bot report author %q", bot.Standing.Author)
+	}
 	tm := bot.Times
 	hist := 0
 	for _, b := range tm.Histogram {

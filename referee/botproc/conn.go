@@ -10,10 +10,17 @@ import (
 )
 
 // Conn is a Proc as the referee's connection to a bot: Exchange returns referee replies and
-// faults. Stop, StderrTail, ExitStatus and Pid come from the Proc.
+// faults. Stop, StderrTail, ExitStatus, Pid and CPUSinceMark come from the Proc.
 type Conn struct{ *Proc }
 
-var _ referee.Conn = Conn{}
+var (
+	_ referee.Conn     = Conn{}
+	_ referee.CPUMeter = Conn{}
+)
+
+// MeterCPU makes Exchange leave the bot's CPU time out of its replies from now on: the
+// referee reads it with CPUSinceMark once a deal, saving a system call per answer.
+func (c Conn) MeterCPU() { c.Proc.cpuLater = true }
 
 // Starter returns a referee.Starter that starts the bot of spec under this package.
 func Starter(spec Spec, log zerolog.Logger) referee.Starter {

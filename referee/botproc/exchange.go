@@ -27,7 +27,8 @@ type Reply struct {
 	// answer: since it started), up to this answer: all its processes (µs resolution) where
 	// it has a cgroup, else its main process only (ns resolution). So it includes the work
 	// on lines sent without an answer due, and any pondering between requests, and the CPU
-	// of all answers adds up to the bot's total. Zero when no answer was asked for.
+	// of all answers adds up to the bot's total. Zero when no answer was asked for, and
+	// after Conn.MeterCPU (CPUSinceMark then reads it).
 	CPU time.Duration
 }
 
@@ -91,8 +92,8 @@ func (p *Proc) Exchange(out []byte, wantReply bool, timeout time.Duration) (Repl
 		return Reply{Wall: written.Sub(start)}, nil
 	}
 	r, err := p.readReply(written, timeout)
-	if err == nil {
-		r.CPU = p.cpuSinceMark()
+	if err == nil && !p.cpuLater {
+		r.CPU = p.CPUSinceMark()
 	}
 	if p.log.Trace().Enabled() {
 		p.log.Trace().Bytes("out", out).Str("reply", r.Line).Int("infos", len(r.Infos)).
@@ -171,8 +172,8 @@ func (p *Proc) unsolicited() *Fault {
 		return p.newFault(referee.FaultFlood, what+"partial line "+quote(p.meter.head[:p.meter.headN]))
 	}
 	var buf [maxQuoted + 2]byte
-	k, ok := p.pipes.pending(buf[:])
-	if !ok || k == 0 {
+	k := p.pipes.pending(buf[:])
+	if k == 0 {
 		return nil
 	}
 	if i := bytes.IndexByte(buf[:k], '\n'); i >= 0 {

@@ -33,7 +33,8 @@ type Proc struct {
 	consumed uint64 // lines taken from lr (each ends at one newline, except a last one at EOF)
 	fault    *Fault // the first fault; sticky
 	cpuBuf   [64]byte
-	cpuMark  time.Duration // the bot's CPU time when its last answer was read
+	cpuMark  time.Duration // the bot's CPU time when it was last read
+	cpuLater bool          // Exchange leaves the CPU time to CPUSinceMark (see Conn.MeterCPU)
 
 	errBuf  *headTail
 	errFile *os.File
@@ -279,10 +280,11 @@ func (p *Proc) drainStderr() {
 	}
 }
 
-// cpuSinceMark returns the CPU time the bot used since the previous call (or since it
-// started) and moves the mark. One reading per answer, not two: reading cpu.stat (one pread)
-// costs about 1 µs here, a tenth of a whole round trip.
-func (p *Proc) cpuSinceMark() time.Duration {
+// CPUSinceMark returns the CPU time the bot used since the previous reading (by this method
+// or by Exchange; the first since it started) and moves the mark. Each reading costs a
+// system call (a pread of the cgroup's cpu.stat, about 1 µs, a tenth of a whole round trip),
+// so a caller that does not need the time of every answer reads it less often (Conn.MeterCPU).
+func (p *Proc) CPUSinceMark() time.Duration {
 	now := p.cpuNow()
 	d := now - p.cpuMark
 	p.cpuMark = now

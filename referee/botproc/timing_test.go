@@ -78,3 +78,30 @@ func processCPUClock(pid int) time.Duration {
 	}
 	return time.Duration(ts.Nano())
 }
+
+// After Conn.MeterCPU the answers carry no CPU time: CPUSinceMark reads it, all of it since
+// the previous reading, when asked.
+func TestExchange_CPUOnRequest(t *testing.T) {
+	t.Parallel()
+	p := mustStart(t, goBot(t, "echo"))
+	ready(t, p)
+	Conn{p}.MeterCPU()
+	p.CPUSinceMark() // the mark at the start of the spins
+	var wall time.Duration
+	for range 2 {
+		spin := exchange(t, p, "req spin 100", 5*time.Second)
+		if spin.CPU != 0 {
+			t.Errorf("metered: an answer carries CPU %v", spin.CPU)
+		}
+		wall += spin.Wall
+	}
+	// As in TestExchange_CPUTime, only the contrast with sleeping is certain under load.
+	spun := p.CPUSinceMark()
+	if spun < 10*time.Millisecond || spun > wall+10*time.Millisecond {
+		t.Errorf("two answers spinning 100ms each: CPU %v read after them, Wall %v", spun, wall)
+	}
+	exchange(t, p, "req sleep 200", 5*time.Second)
+	if slept := p.CPUSinceMark(); slept > 10*time.Millisecond || slept*5 > spun {
+		t.Errorf("an answer sleeping 200ms: CPU %v read after it (spinning: %v)", slept, spun)
+	}
+}

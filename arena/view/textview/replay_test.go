@@ -82,13 +82,13 @@ func TestStatusLine(t *testing.T) {
 func TestStandingsText(t *testing.T) {
 	one := 1.0
 	tab := &view.Standings{League: "l", Matches: 1, Deals: 16, Note: "no ratings yet: too few",
-		Standings: []view.Standing{{Rank: 1, Bot: "a", Elo: &one, Share: 0.6, Faults: map[string]int{"timeout": 2, "crash": 1}}, {Rank: 2, Bot: "b"}},
+		Standings: []view.Standing{{Rank: 1, Bot: "a", Author: "A. Jansen <a@example.org>", Elo: &one, Share: 0.6, Faults: map[string]int{"timeout": 2, "crash": 1}}, {Rank: 2, Bot: "b"}},
 		LOS:       [][]float64{{0.5, 0.75}, {0.25, 0.5}}}
 	var b strings.Builder
 	if err := Standings(&b, tab); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"league l: 1 matches, 16 deals", "+1", "60.0%", "crash:1,timeout:2", "no ratings yet: too few", "(row over column)", "75.0%"} {
+	for _, want := range []string{"league l: 1 matches, 16 deals", "+1", "60.0%", "crash:1,timeout:2", "no ratings yet: too few", "(row over column)", "75.0%", "faults  author", "A. Jansen <a@example.org>"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("missing %q:\n%s", want, b.String())
 		}

@@ -18,16 +18,26 @@ func StandingsJSON(w io.Writer, tab *view.Standings) error {
 	return enc.Encode(tab)
 }
 
-// Standings writes the standings table, then the likelihood-of-superiority matrix when the
+// Standings writes the standings table (with the bots' author lines last when any has one),
+// then the likelihood-of-superiority matrix when the
 // standings have one.
 func Standings(w io.Writer, tab *view.Standings) error {
 	fmt.Fprintf(w, "league %s: %d matches, %d deals\n", tab.League, tab.Matches, tab.Deals)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "rank\tbot\telo\t±95%\tgame elo\t±95%\tgames\tdeals\tpoints\tW-D-L\tnat\tpit\tfaults\t")
+	authors := slices.ContainsFunc(tab.Standings, func(s view.Standing) bool { return s.Author != "" })
+	header := "rank\tbot\telo\t±95%\tgame elo\t±95%\tgames\tdeals\tpoints\tW-D-L\tnat\tpit\tfaults\t"
+	if authors {
+		header += "  author" // after the last tab: left-aligned, not a column of the right-aligned table
+	}
+	fmt.Fprintln(tw, header)
 	for _, s := range tab.Standings {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%.1f%%\t%d-%d-%d\t%.1f%%\t%.1f%%\t%s\t\n", s.Rank, s.Bot,
+		author := ""
+		if s.Author != "" {
+			author = "  " + s.Author
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%.1f%%\t%d-%d-%d\t%.1f%%\t%.1f%%\t%s\t%s\n", s.Rank, s.Bot,
 			num(s.Elo, "%+.0f"), num(s.CI95, "%.0f"), num(s.GameElo, "%+.0f"), num(s.GameCI95, "%.0f"),
-			s.Games, s.Deals, 100*s.Share, s.Wins, s.Draws, s.Losses, 100*s.NatRate, 100*s.PitRate, FaultList(s.Faults))
+			s.Games, s.Deals, 100*s.Share, s.Wins, s.Draws, s.Losses, 100*s.NatRate, 100*s.PitRate, FaultList(s.Faults), author)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -40,7 +50,7 @@ func Standings(w io.Writer, tab *view.Standings) error {
 	}
 	fmt.Fprintln(w, "\nlikelihood of superiority (row over column):")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	header := "\t"
+	header = "\t"
 	for _, s := range tab.Standings {
 		header += s.Bot + "\t"
 	}

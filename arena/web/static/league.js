@@ -31,6 +31,12 @@
           a.href = base + '/bot/' + encodeURIComponent(s.bot);
           a.textContent = s.bot;
           td.appendChild(a);
+          if (s.author) {
+            var by = document.createElement('span');
+            by.className = 'author';
+            by.textContent = s.author;
+            td.append(' ', by);
+          }
         } else {
           td.textContent = text;
         }
