@@ -275,7 +275,7 @@ func TestSeedBotFailsInKeyedLeague(t *testing.T) {
 		}
 		for _, p := range preds {
 			if p.hands != "-" {
-				t.Errorf("%s key: game %d deal %d: the seed bot found its hand from the league seed", name, p.game, p.deal)
+				t.Errorf("%s key: game %d deal %d: the seed bot found its hand from the league seed (seat %s, hand %s, predicted %s)", name, p.game, p.deal, p.seat, p.hand, p.hands)
 			}
 		}
 		for _, r := range recs {

@@ -34,9 +34,7 @@ func RatingHistory(matches []store.Match, bots, points int) []HistoryPoint {
 	var out []HistoryPoint
 	next := 1
 	for i, m := range done {
-		for _, r := range league.RatingResults(m) {
-			_ = st.Add(r) // stored results were added to the totals the same way
-		}
+		_ = st.AddAll(league.RatingResults(m)) // stored results were added to the totals the same way
 		if i+1 < n && (i+1)*points < next*n {
 			continue
 		}
