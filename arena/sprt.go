@@ -54,10 +54,10 @@ type matchProgress struct {
 	width  func() int // the terminal's width (0: unknown)
 	mu     sync.Mutex // the live line's state, fed by the tables of a parallel match
 	deals  int
-	played map[[2]int]bool // games with a finished deal, by pair and mirror
-	points []int           // per side, over the finished deals
-	shown  time.Time       // when the live line was last written
-	status string          // the pair lines' Elo and LLR part, for the live line
+	played map[int]bool // the games (numbers in the match) with a finished deal
+	points []int        // per side, over the finished deals
+	shown  time.Time    // when the live line was last written
+	status string       // the pair lines' Elo and LLR part, for the live line
 }
 
 // liveEvery is how often the live line is rewritten at most.
@@ -67,7 +67,7 @@ const liveEvery = 100 * time.Millisecond
 // the given number of sides.
 func newMatchProgress(out io.Writer, games int, sprt *rating.SPRTConfig, sides int) *matchProgress {
 	p := &matchProgress{out: out, games: games, live: isTerminal(out), width: func() int { return terminalWidth(out) },
-		played: map[[2]int]bool{}, points: make([]int, sides)}
+		played: map[int]bool{}, points: make([]int, sides)}
 	if sprt != nil {
 		p.test, _ = rating.NewSPRT(*sprt) // validated by parseSPRT
 	}
@@ -83,11 +83,7 @@ func (p *matchProgress) Deal(rec *referee.DealRecord) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.deals++
-	mirror := 0
-	if rec.Mirror {
-		mirror = 1 + rec.Rotation
-	}
-	p.played[[2]int{rec.Pair, mirror}] = true
+	p.played[rec.Game] = true
 	for i, v := range rec.Result.Score {
 		if i < len(p.points) {
 			p.points[i] += v
