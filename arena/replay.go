@@ -68,6 +68,9 @@ func runReplay(c *cli.Context) error {
 	if sel == "" && !c.Bool("verify") && c.String("log") == "" {
 		return errors.New("which match? give MATCH[/DEAL] (arena standings lists the league; match ids are LEAGUE/N; with --log FILE alone, the log's matches are listed)")
 	}
+	if sel == "" && c.Bool("verify") && c.String("log") == "" {
+		return verifyStore(c)
+	}
 	var src source
 	var err error
 	if path := c.String("log"); path != "" {
@@ -173,16 +176,9 @@ func dbDeals(c *cli.Context, sel string) (source, error) {
 		}
 		return src, nil
 	}
-	leagues := []string{c.String("league")}
-	if leagues[0] == "" {
-		ls, err := db.Leagues()
-		if err != nil {
-			return src, err
-		}
-		leagues = leagues[:0]
-		for _, l := range ls {
-			leagues = append(leagues, l.Name)
-		}
+	leagues, err := selectedLeagues(c, db)
+	if err != nil {
+		return src, err
 	}
 	for _, l := range leagues {
 		if err := collect(l, -1); err != nil {
@@ -190,6 +186,62 @@ func dbDeals(c *cli.Context, sel string) (source, error) {
 		}
 	}
 	return src, nil
+}
+
+// selectedLeagues is --league, or else every league of the database.
+func selectedLeagues(c *cli.Context, db *store.DB) ([]string, error) {
+	if name := c.String("league"); name != "" {
+		return []string{name}, nil
+	}
+	ls, err := db.Leagues()
+	var names []string
+	for _, l := range ls {
+		names = append(names, l.Name)
+	}
+	return names, err
+}
+
+// verifyStore is replay --verify of a whole database (or --league): verifyDeals, match by
+// match, holding one match's deals at a time, so that memory does not grow with the league.
+func verifyStore(c *cli.Context) error {
+	w := c.App.Writer
+	db, err := openForReading(c, "arena replay")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	leagues, err := selectedLeagues(c, db)
+	if err != nil {
+		return err
+	}
+	var n, bad, problems int
+	for _, league := range leagues {
+		ms, err := db.Matches(league)
+		if err != nil {
+			return err
+		}
+		l, err := db.League(league)
+		if err != nil {
+			return err
+		}
+		rulesOK := l.Rules.Validate() == nil // else every record's Verify reports the ruleset
+		for i := range ms {
+			m := &ms[i]
+			var deals []located
+			err := db.DealsDerived(league, m.Index, func(m *store.Match, rec *referee.DealRecord, derived bool) error {
+				deals = append(deals, located{where: "db " + m.ID, rec: *rec, derived: derived && rulesOK})
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			src := source{deals: deals, stored: map[string]*store.Match{m.ID: m}, order: []string{m.ID}}
+			bad += verifyEach(w, src.deals)
+			problems += verifyMatches(w, &src)
+			n += len(deals)
+		}
+	}
+	return verdict(w, n, bad, problems, true)
 }
 
 // leagueList is ": it holds leagues a, b" for a message, or "; it holds no league".
@@ -284,9 +336,20 @@ func matchExists(all []located, id string) bool {
 // (referee.VerifyMatch) and, from the database, that they add up to the sums stored with the
 // match. It reports each inconsistency with its place.
 func verifyDeals(w io.Writer, src *source, matches bool) error {
+	bad := verifyEach(w, src.deals)
+	problems := 0
+	if matches {
+		problems = verifyMatches(w, src)
+	}
+	return verdict(w, len(src.deals), bad, problems, matches)
+}
+
+// verifyEach re-referees every deal but those the store re-derived as it read them, reports
+// each inconsistent one with its place, and returns their number.
+func verifyEach(w io.Writer, deals []located) int {
 	bad := 0
-	for i := range src.deals {
-		d := &src.deals[i]
+	for i := range deals {
+		d := &deals[i]
 		if d.derived {
 			continue
 		}
@@ -295,22 +358,24 @@ func verifyDeals(w io.Writer, src *source, matches bool) error {
 			fmt.Fprintf(w, "%s: match %s game %d deal %d attempt %d: %v\n", d.where, d.rec.Match, d.rec.Game, d.rec.Deal, d.rec.Attempt, err)
 		}
 	}
-	problems := 0
-	if matches {
-		problems = verifyMatches(w, src)
-	}
+	return bad
+}
+
+// verdict sums up a verification of n deals: an error when bad deals or match problems were
+// found, else the line that says what was verified.
+func verdict(w io.Writer, n, bad, problems int, matches bool) error {
 	switch {
 	case bad > 0 && problems > 0:
-		return fmt.Errorf("%d of %d deals are inconsistent with the rules, and the matches have %d problems", bad, len(src.deals), problems)
+		return fmt.Errorf("%d of %d deals are inconsistent with the rules, and the matches have %d problems", bad, n, problems)
 	case bad > 0:
-		return fmt.Errorf("%d of %d deals are inconsistent with the rules", bad, len(src.deals))
+		return fmt.Errorf("%d of %d deals are inconsistent with the rules", bad, n)
 	case problems > 0:
 		return fmt.Errorf("the matches have %d problems (deals missing, repeated or out of order, or games that do not add up); every deal on its own is consistent with the rules", problems)
 	}
 	if matches {
-		fmt.Fprintf(w, "%d deals verified: every one consistent with the rules, and every match made of whole games and duplicate sets\n", len(src.deals))
+		fmt.Fprintf(w, "%d deals verified: every one consistent with the rules, and every match made of whole games and duplicate sets\n", n)
 	} else {
-		fmt.Fprintf(w, "%d deals verified: every one consistent with the rules\n", len(src.deals))
+		fmt.Fprintf(w, "%d deals verified: every one consistent with the rules\n", n)
 	}
 	return nil
 }
