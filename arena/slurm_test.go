@@ -15,7 +15,8 @@ import (
 )
 
 // exampleLeague writes a league of example bots (the Go heuristic and two random bots with
-// fixed seeds, all deterministic) with the given games per pairing.
+// fixed seeds, all deterministic and stateless: a match resumed after a requeue goes on as
+// the uninterrupted one) with the given games per pairing.
 func exampleLeague(t *testing.T, dir string, games int) string {
 	t.Helper()
 	buildTools(t)
@@ -34,10 +35,10 @@ name = "heuristic"
 cmd = [%q]
 [[bot]]
 name = "random-1"
-cmd = [%q, "-seed", "1"]
+cmd = [%q, "-seed", "1", "-stateless"]
 [[bot]]
 name = "random-2"
-cmd = [%q, "-seed", "2"]
+cmd = [%q, "-seed", "2", "-stateless"]
 `, games, heuristic, randomBot, randomBot)
 	path := filepath.Join(dir, "league.toml")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
