@@ -136,22 +136,17 @@ func dbDeals(c *cli.Context, sel string) (source, error) {
 		if err != nil {
 			return err
 		}
-		l, err := db.League(league)
+		rulesOK, err := validRules(db, league)
 		if err != nil {
 			return err
 		}
-		rulesOK := l.Rules.Validate() == nil // else every record's Verify reports the ruleset
 		for _, m := range ms {
 			if match >= 0 && m.Index != match {
 				continue
 			}
 			src.stored[m.ID] = &m
 			src.order = append(src.order, m.ID)
-			err := db.DealsDerived(league, m.Index, func(m *store.Match, rec *referee.DealRecord, derived bool) error {
-				src.deals = append(src.deals, located{where: "db " + m.ID, rec: *rec, derived: derived && rulesOK})
-				return nil
-			})
-			if err != nil {
+			if src.deals, err = appendMatchDeals(src.deals, db, league, &m, rulesOK); err != nil {
 				return err
 			}
 		}
@@ -220,18 +215,13 @@ func verifyStore(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		l, err := db.League(league)
+		rulesOK, err := validRules(db, league)
 		if err != nil {
 			return err
 		}
-		rulesOK := l.Rules.Validate() == nil // else every record's Verify reports the ruleset
 		for i := range ms {
 			m := &ms[i]
-			var deals []located
-			err := db.DealsDerived(league, m.Index, func(m *store.Match, rec *referee.DealRecord, derived bool) error {
-				deals = append(deals, located{where: "db " + m.ID, rec: *rec, derived: derived && rulesOK})
-				return nil
-			})
+			deals, err := appendMatchDeals(nil, db, league, m, rulesOK)
 			if err != nil {
 				return err
 			}
@@ -242,6 +232,26 @@ func verifyStore(c *cli.Context) error {
 		}
 	}
 	return verdict(w, n, bad, problems, true)
+}
+
+// validRules reports whether the league's stored ruleset is valid: if not, every record's
+// Verify reports it, so no record counts as derived.
+func validRules(db *store.DB, league string) (bool, error) {
+	l, err := db.League(league)
+	if err != nil {
+		return false, err
+	}
+	return l.Rules.Validate() == nil, nil
+}
+
+// appendMatchDeals appends the stored deals of the league's match m to deals, each marked derived when
+// the store re-derived it as it read it under valid rules.
+func appendMatchDeals(deals []located, db *store.DB, league string, m *store.Match, rulesOK bool) ([]located, error) {
+	err := db.DealsDerived(league, m.Index, func(m *store.Match, rec *referee.DealRecord, derived bool) error {
+		deals = append(deals, located{where: "db " + m.ID, rec: *rec, derived: derived && rulesOK})
+		return nil
+	})
+	return deals, err
 }
 
 // leagueList is ": it holds leagues a, b" for a message, or "; it holds no league".
