@@ -467,6 +467,10 @@ func within(p, dir string) bool {
 // leaving out the hidden files under it. A directory that holds a hidden file, at any depth,
 // becomes a tmpfs holding binds of its other entries (as they are now) and is then made
 // read-only; the rest is bound whole.
+//
+// The entries are listed before bwrap starts, and another process may remove one in between
+// (another shard's database copy, another bot's directory): they are bound with the -try
+// forms, which leave out a source that is gone instead of failing the start.
 func bindOps(p, bind string, hide []string) []mountOp {
 	var under []string
 	for _, h := range hide {
@@ -492,7 +496,7 @@ func bindOps(p, bind string, hide []string) []mountOp {
 			}
 			continue
 		}
-		ops = append(ops, bindOps(child, bind, under)...)
+		ops = append(ops, bindOps(child, strings.TrimSuffix(bind, "-try")+"-try", under)...)
 	}
 	// Read-only once the binds are in: the tmpfs must not take the bot's writes (a writable
 	// bind inside it stays writable).

@@ -311,6 +311,55 @@ func TestSandbox_HideLater(t *testing.T) {
 	}
 }
 
+// TestSandbox_EntryGoneBeforeStart: the entries of a directory that holds a hidden file are
+// listed when the sandbox is planned; one that another process removes before bwrap mounts it
+// (another shard's database copy, another bot's directory) is left out, and the bot starts.
+func TestSandbox_EntryGoneBeforeStart(t *testing.T) {
+	needSandbox(t)
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "arena.db")
+	gone, goneDir, kept := filepath.Join(dir, "other.db.copy"), filepath.Join(dir, "botproc-x"), filepath.Join(dir, "kept.txt")
+	for _, f := range []string{db, gone, kept} {
+		if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(goneDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := fmt.Sprintf("test -e %s && test ! -e %s && test ! -e %s && test ! -e %s", kept, gone, goneDir, db)
+	sb := sandboxes()
+	plan, err := sb.plan(Spec{Argv: []string{sh, "-c", script}, Dir: dir, Sandbox: &Sandbox{Hide: []string{db}}},
+		dir, sh, []string{"PATH=/usr/bin:/bin"}, stdio{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(goneDir); err != nil {
+		t.Fatal(err)
+	}
+	args, err := plan.argsFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer args.Close()
+	cmd := exec.Command(sb.bwrap, plan.bwrapArgs()...)
+	cmd.ExtraFiles = []*os.File{args}
+	cmd.Env = []string{}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the sandbox did not start, or showed what it must not, after two listed entries went: %v: %s", err, out)
+	}
+}
+
 // TestSandbox_Limits: a memory bomb is a MemoryLimit fault and a fork bomb gets no more than
 // PidsMax processes, with the limits the arena uses by default.
 func TestSandbox_Limits(t *testing.T) {
