@@ -103,7 +103,7 @@ func (p *matchPlan) run(ctx context.Context, out, errOut io.Writer) error {
 		cfg.Records = referee.NewLogWriter(log)
 	}
 	if p.traceDir != "" {
-		traces, closeTraces, err := openSeatTraces(p.traceDir, botNames(p.bots))
+		traces, closeTraces, err := openSeatTraces(p.traceDir, botNames(p.bots), referee.Rooms(&cfg, len(p.bots)))
 		if err != nil {
 			return err
 		}

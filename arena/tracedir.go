@@ -47,11 +47,12 @@ func botNames(bots []botdef.Bot) []string {
 	return names
 }
 
-// openSeatTraces creates dir and in it one trace file per table seat, SEAT-NAME.trace, for
-// referee.Config.SeatTraces: a bot's own transcript, the lines it was sent ("< ") and the
-// lines it wrote ("> "), ready to feed to its author's tests. It returns the writers and a
-// function that closes the files.
-func openSeatTraces(dir string, names []string) ([]io.Writer, func(), error) {
+// openSeatTraces creates dir and in it one trace file per table seat and room,
+// SEAT-NAME.trace in the first room and SEAT-NAME.roomR.trace in room R from 2 on, for
+// referee.Config.SeatTraces: a bot process's own transcript, the lines it was sent ("< ") and
+// the lines it wrote ("> "), ready to feed to its author's tests. It returns the writers and
+// a function that closes the files.
+func openSeatTraces(dir string, names []string, rooms int) ([]io.Writer, func(), error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, nil, fmt.Errorf("--%s: %w", traceDirFlag, err)
 	}
@@ -61,9 +62,9 @@ func openSeatTraces(dir string, names []string) ([]io.Writer, func(), error) {
 			f.Close()
 		}
 	}
-	out := make([]io.Writer, len(names))
-	for i, name := range names {
-		path := filepath.Join(dir, seatTraceName(protocol.Seat(i), name))
+	out := make([]io.Writer, rooms*len(names))
+	for i := range out {
+		path := filepath.Join(dir, seatTraceName(protocol.Seat(i%len(names)), names[i%len(names)], i/len(names)))
 		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
 			closeAll()
@@ -75,14 +76,17 @@ func openSeatTraces(dir string, names []string) ([]io.Writer, func(), error) {
 	return out, closeAll, nil
 }
 
-// seatTraceName is the file name of a seat's trace: the seat and the bot's name, made safe
-// for a file name.
-func seatTraceName(seat protocol.Seat, name string) string {
+// seatTraceName is the file name of the trace of a seat in a room (from 0): the seat and the
+// bot's name, made safe for a file name, and the room from the second on.
+func seatTraceName(seat protocol.Seat, name string, room int) string {
 	safe := strings.Map(func(r rune) rune {
 		if r == '/' || r == 0 || r == ' ' {
 			return '_'
 		}
 		return r
 	}, name)
+	if room > 0 {
+		safe += fmt.Sprintf(".room%d", room+1)
+	}
 	return seat.String() + "-" + safe + ".trace"
 }

@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// TestTraceDirIsEachSeatsOwnTrace: --trace-dir writes, per seat, exactly the lines of the
-// full --trace that went to and came from that seat's bot, in order.
+// TestTraceDirIsEachSeatsOwnTrace: --trace-dir writes, per seat and room, exactly the lines
+// of the full --trace that went to and came from that seat's bot process, in order.
 func TestTraceDirIsEachSeatsOwnTrace(t *testing.T) {
 	dir := botDir(t)
 	first := writeFirstLegal(t, dir, "firstlegal", "", "")
@@ -31,12 +31,21 @@ func TestTraceDirIsEachSeatsOwnTrace(t *testing.T) {
 		}
 		want[f[1]].WriteString(f[3] + "\n")
 	}
-	for _, file := range []string{"N-firstlegal.trace", "E-other.trace", "S-firstlegal.trace", "W-other.trace"} {
+	// The duplicate replay's processes (room 2) have traces of their own: "N/2" in the full one.
+	files := map[string]string{"N-firstlegal.trace": "N", "E-other.trace": "E", "S-firstlegal.trace": "S", "W-other.trace": "W",
+		"N-firstlegal.room2.trace": "N/2", "E-other.room2.trace": "E/2", "S-firstlegal.room2.trace": "S/2", "W-other.room2.trace": "W/2"}
+	if len(want) != len(files) {
+		t.Errorf("the full trace names %d seats and rooms, want %d", len(want), len(files))
+	}
+	for file, label := range files {
 		got, err := os.ReadFile(filepath.Join(traces, file))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if w := want[file[:1]].String(); string(got) != w || !strings.HasPrefix(w, "< klaverjas 1\n> hello 1 ") {
+		if want[label] == nil {
+			t.Fatalf("the full trace has no lines of %s", label)
+		}
+		if w := want[label].String(); string(got) != w || !strings.HasPrefix(w, "< klaverjas 1\n> hello 1 ") {
 			t.Errorf("%s:\n%s\nwant the seat's lines of the full trace:\n%s", file, got, w)
 		}
 	}

@@ -57,8 +57,10 @@ type Config struct {
 	Trace  io.Writer // protocol trace, every line to and from every bot (may be nil)
 	Logger zerolog.Logger
 
-	// SeatTraces, per table seat, receive that seat's protocol lines alone: "< " and each
-	// line to the bot, "> " and each line from it (nil, or a nil entry: none).
+	// SeatTraces, per table seat and room, receive the protocol lines of that seat's process
+	// alone: "< " and each line to the bot, "> " and each line from it (nil, or a nil entry:
+	// none). Entry r×table+i is seat i of room r (Rooms: a duplicate set's game of rotation r
+	// has processes of its own).
 	SeatTraces []io.Writer
 }
 
@@ -77,6 +79,7 @@ type match struct {
 	ctx      context.Context
 	cfg      Config
 	seats    []*seat       // per table seat
+	rooms    int           // the games of a duplicate set, each played by processes of its own
 	seating  rules.Seating // the current deal's
 	result   *Result
 	trace    *tracer
@@ -120,7 +123,7 @@ func Run(ctx context.Context, cfg Config, entrants []Entrant) (*Result, error) {
 	if cfg.MaxRetries == 0 {
 		cfg.MaxRetries = 3
 	}
-	m := &match{ctx: ctx, cfg: cfg, result: newResult(cfg, entrants), trace: newTracer(cfg.Trace, cfg.SeatTraces), specs: &specCursor{specs: cfg.Deals}}
+	m := &match{ctx: ctx, cfg: cfg, rooms: Rooms(&cfg, len(entrants)), result: newResult(cfg, entrants), trace: newTracer(cfg.Trace, cfg.SeatTraces, len(entrants)), specs: &specCursor{specs: cfg.Deals}}
 	for i, e := range entrants {
 		m.seats = append(m.seats, &seat{pos: protocol.Seat(i), entrant: e, name: e.Name, stats: &m.result.Bots[i]})
 	}
@@ -129,6 +132,7 @@ func Run(ctx context.Context, cfg Config, entrants []Entrant) (*Result, error) {
 	}
 	finished := false
 	defer func() { m.stopAll(finished) }()
+	m.enterRoom(m.firstRoom())
 	err := m.startAll()
 	if err == nil {
 		err = m.play()
@@ -143,11 +147,7 @@ func Run(ctx context.Context, cfg Config, entrants []Entrant) (*Result, error) {
 }
 
 func (m *match) play() error {
-	table := len(m.seats)
-	plays := 1
-	if m.cfg.Duplicate {
-		plays = DuplicateGames(&m.cfg.Rules, table)
-	}
+	table, plays := len(m.seats), m.rooms
 	game := m.cfg.FirstPair * plays
 	for i := range m.cfg.Games {
 		pair := m.cfg.FirstPair + i
@@ -159,6 +159,7 @@ func (m *match) play() error {
 			}
 			game++
 			m.specs.pos = start
+			m.enterRoom(play)
 			if err := m.playGame(pair, play, game, firstDealer.Plus(play, table)); err != nil {
 				return err
 			}
@@ -177,6 +178,15 @@ func (m *match) play() error {
 // (rotation). A nil key is the unkeyed derivation, from the seed alone.
 func FirstDealer(key []byte, seed uint64, pair, table int) protocol.Seat {
 	return protocol.Seat(FirstDealerRand(key, seed, pair).IntN(table))
+}
+
+// Rooms returns how many rooms a match of cfg at a table of the given size plays in: one per
+// game of a duplicate set (each with bot processes of its own), or one.
+func Rooms(cfg *Config, table int) int {
+	if cfg.Duplicate {
+		return DuplicateGames(&cfg.Rules, table)
+	}
+	return 1
 }
 
 // DuplicateGames returns how many games a duplicate set has at a table of the given size:

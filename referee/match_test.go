@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/klaverjas-arena/arena/protocol"
@@ -124,5 +126,79 @@ func TestMatchDuplicateMovesHands(t *testing.T) {
 				t.Errorf("deal %d: hand %s in the first game is %s, but %s holds %s in the mirror", k+1, protocol.Seat(i), a.Hands[i], protocol.Seat((i+1)%4), b.Hands[(i+1)%4])
 			}
 		}
+	}
+}
+
+// TestMatchRoomsNoProcessSeesADealTwice: in a duplicate match every game of a deal set is
+// played by processes of its own (Rooms), so that no bot process is dealt a hand it has held
+// or seen played before, whose deal it would then know whole; each process plays the games of
+// one rotation only. Four players (two rooms) and three at a table of three and of four (three
+// and four rooms), over several deal sets.
+func TestMatchRoomsNoProcessSeesADealTwice(t *testing.T) {
+	four := rules.Default()
+	four.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 4}
+	three, _ := rules.Preset("drie_spelers")
+	three.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 3}
+	for _, tc := range []struct {
+		name     string
+		rules    rules.Ruleset
+		entrants []Entrant
+	}{
+		{"four", four, randomEntrants()},
+		{"three", three, threeEntrants(3)},
+		{"three at four", three, threeEntrants(4)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var procs []*[]string
+			for i := range tc.entrants {
+				start := tc.entrants[i].Start
+				tc.entrants[i].Start = func(ctx context.Context) (Conn, error) {
+					lines := new([]string)
+					mu.Lock()
+					procs = append(procs, lines)
+					mu.Unlock()
+					return recorded(start, lines)(ctx)
+				}
+			}
+			cfg := Config{Rules: tc.rules, Games: 3, Duplicate: true, Seed: 11}
+			if _, err := Run(context.Background(), cfg, tc.entrants); err != nil {
+				t.Fatal(err)
+			}
+			rooms := Rooms(&cfg, len(tc.entrants))
+			if want := rooms * len(tc.entrants); len(procs) != want {
+				t.Errorf("%d processes started, want %d: one per seat in each of %d rooms", len(procs), want, rooms)
+			}
+			for p, lines := range procs {
+				held := map[protocol.CardSet]string{}
+				games := map[int]bool{}
+				var played map[protocol.Seat]protocol.CardSet
+				for _, l := range *lines {
+					msg, err := protocol.ParseMessage(strings.TrimPrefix(l, "< "))
+					if err != nil || !strings.HasPrefix(l, "< ") {
+						continue
+					}
+					switch m := msg.(type) {
+					case *protocol.Game:
+						games[(m.Number-1)%rooms] = true
+					case *protocol.Dealt:
+						if before, ok := held[m.Hand]; ok && m.Hand != 0 {
+							t.Fatalf("process %d was dealt %v, which it knew from %s", p, m.Hand, before)
+						}
+						held[m.Hand] = l
+						played = map[protocol.Seat]protocol.CardSet{}
+					case *protocol.Played:
+						played[m.Seat] = played[m.Seat].Add(m.Card)
+					case *protocol.Scored:
+						for seat, cards := range played {
+							held[cards] = fmt.Sprintf("the cards %s played", seat)
+						}
+					}
+				}
+				if len(games) != 1 {
+					t.Errorf("process %d played games of %d rotations of the deal sets, want one", p, len(games))
+				}
+			}
+		})
 	}
 }

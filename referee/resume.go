@@ -39,6 +39,15 @@ func (m *match) resumeSeats() error {
 	return nil
 }
 
+// firstRoom returns the room whose bots startAll starts: that of the game a resumed match
+// was interrupted in, room 0 for a match from its start.
+func (m *match) firstRoom() int {
+	if n := len(m.cfg.Resume); n > 0 {
+		return min(recordRotation(&m.cfg.Resume[n-1]), m.rooms-1)
+	}
+	return 0
+}
+
 // resumedSeat returns the seat of a recorded table seat.
 func (m *match) resumedSeat(name string) (*seat, error) {
 	pos, err := protocol.ParseSeat(name)

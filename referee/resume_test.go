@@ -172,11 +172,12 @@ func TestResumeTellsTheGame(t *testing.T) {
 	if got := first(lines[2]); !slices.Equal(got, []string{"< game 2", "< dealt 1"}) {
 		t.Errorf("resumed after game 1, South was told %q first", got)
 	}
-	// East renegues: after three faults it is disabled, and a resume does not start it.
+	// East renegues: after three faults it is disabled, and a resume does not start it, in
+	// either room: the three others start in the room of game 1 and again in that of game 2.
 	_, faulted, _, _ := resumeRun(t, cfg, true, nil)
 	_, _, starts, lines := resumeRun(t, cfg, true, faulted[:3])
-	if starts != 3 || len(lines[1]) != 0 {
-		t.Errorf("resumed after East's third fault: %d starts (want 3), East was sent %d lines (want none)", starts, len(lines[1]))
+	if starts != 6 || len(lines[1]) != 0 {
+		t.Errorf("resumed after East's third fault: %d starts (want 3 in each of the two rooms), East was sent %d lines (want none)", starts, len(lines[1]))
 	}
 }
 

@@ -12,10 +12,14 @@ import (
 
 // seat is the referee's state for one seat.
 type seat struct {
-	pos      protocol.Seat
-	entrant  Entrant
-	name     string // from hello; the entrant's name until then
-	conn     Conn
+	pos     protocol.Seat
+	entrant Entrant
+	name    string // from hello; the entrant's name until then
+	conn    Conn   // the bot process of the room in play
+	room    int    // which room that is
+	// away holds the processes of the other rooms while this one plays (nil, or a nil entry:
+	// none running), one entry per room of the match.
+	away     []Conn
 	pending  []byte        // lines the bot has not been sent yet
 	game     protocol.Game // the current game's start, told again to a restarted bot
 	faults   int
@@ -24,9 +28,40 @@ type seat struct {
 	stats    *BotStats
 }
 
-// stopAll ends every seat's bot: a KeptConn of a match played to its end is released for a
-// later match, any other bot told to quit and stopped.
+// Rooms. The games of a duplicate set deal the same cards again, the hands moved on; a bot
+// process that played one of them would know, in the next, where every card is (at the end
+// of a deal every card has been played). So each game of a set is played in a room of its
+// own, as duplicate bridge plays its two rooms: the game of rotation r has processes of its
+// own (room r), started when it first plays and kept for the same rotation of the match's
+// later sets, so that no process sees a deal set twice. The seats' faults, disabling,
+// statistics and names are the bot's at that seat in every room.
+
+// enterRoom makes room r's processes the seats' current ones; a room not yet entered has
+// none, and its bots start at their first decision (told the game, as after a fault).
+func (m *match) enterRoom(r int) {
+	for _, s := range m.seats {
+		if s.room == r {
+			continue
+		}
+		if s.away == nil {
+			s.away = make([]Conn, m.rooms)
+		}
+		s.away[s.room], s.conn, s.away[r] = s.conn, s.away[r], nil
+		s.room = r
+	}
+}
+
+// stopAll ends every seat's bot in every room: a KeptConn of a match played to its end is
+// released for a later match, any other bot told to quit and stopped.
 func (m *match) stopAll(finished bool) {
+	for r := range m.rooms {
+		m.enterRoom(r)
+		m.stopRoom(finished)
+	}
+}
+
+// stopRoom ends the bots of the room in play, as stopAll.
+func (m *match) stopRoom(finished bool) {
 	var wg sync.WaitGroup
 	for _, s := range m.seats {
 		if s.conn == nil {

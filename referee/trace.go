@@ -6,29 +6,42 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/klaverjas-arena/arena/protocol"
 )
 
 // tracer writes the protocol trace: every line to and from every bot, with the time since
-// the trace started, the seat and the direction ("<" to the bot, ">" from it); and per
-// seat, when asked, that seat's lines alone with only the direction (Config.SeatTraces).
+// the trace started, the seat (and its room after the first: "N/2") and the direction ("<"
+// to the bot, ">" from it); and per seat and room, when asked, that process's lines alone
+// with only the direction (Config.SeatTraces).
 type tracer struct {
 	mu    sync.Mutex
 	w     io.Writer
 	seats []io.Writer
+	table int
 	start time.Time
 	buf   []byte
 }
 
-func newTracer(w io.Writer, seats []io.Writer) *tracer {
-	return &tracer{w: w, seats: seats, start: time.Now()}
+func newTracer(w io.Writer, seats []io.Writer, table int) *tracer {
+	return &tracer{w: w, seats: seats, table: table, start: time.Now()}
 }
 
-// seat returns the seat's own trace, or nil.
+// seat returns the own trace of the seat's process in the room in play, or nil.
 func (t *tracer) seat(s *seat) io.Writer {
-	if int(s.pos) < len(t.seats) {
-		return t.seats[s.pos]
+	if i := s.room*t.table + int(s.pos); i < len(t.seats) {
+		return t.seats[i]
 	}
 	return nil
+}
+
+// seatLabel is how the protocol trace names a seat in a room: the seat, and from the second
+// room on its number from 1 after a slash ("N", "N/2").
+func seatLabel(pos protocol.Seat, room int) string {
+	if room == 0 {
+		return pos.String()
+	}
+	return fmt.Sprintf("%s/%d", pos, room+1)
 }
 
 func (t *tracer) out(s *seat, lines []byte) {
@@ -42,7 +55,7 @@ func (t *tracer) out(s *seat, lines []byte) {
 		t.buf = t.buf[:0]
 		stamp := time.Since(t.start).Seconds()
 		for line := range bytes.Lines(lines) {
-			t.buf = fmt.Appendf(t.buf, "%.6f %s %s < %s", stamp, s.pos, s.name, line)
+			t.buf = fmt.Appendf(t.buf, "%.6f %s %s < %s", stamp, seatLabel(s.pos, s.room), s.name, line)
 		}
 		_, _ = t.w.Write(t.buf)
 	}
@@ -66,9 +79,9 @@ func (t *tracer) in(s *seat, r Reply) {
 		t.buf = t.buf[:0]
 		stamp := time.Since(t.start).Seconds()
 		for _, info := range r.Infos {
-			t.buf = fmt.Appendf(t.buf, "%.6f %s %s > %s\n", stamp, s.pos, s.name, info)
+			t.buf = fmt.Appendf(t.buf, "%.6f %s %s > %s\n", stamp, seatLabel(s.pos, s.room), s.name, info)
 		}
-		t.buf = fmt.Appendf(t.buf, "%.6f %s %s > %s\n", stamp, s.pos, s.name, r.Line)
+		t.buf = fmt.Appendf(t.buf, "%.6f %s %s > %s\n", stamp, seatLabel(s.pos, s.room), s.name, r.Line)
 		_, _ = t.w.Write(t.buf)
 	}
 	if own != nil {

@@ -54,7 +54,7 @@ func Transcript(rec *DealRecord, tc TimeControl) ([][]Exchange, error) {
 	for i := range entrants {
 		entrants[i] = Entrant{Name: rec.Seats[i]}
 	}
-	m := &match{ctx: context.Background(), cfg: cfg, result: newResult(cfg, entrants), trace: newTracer(nil, nil), specs: &specCursor{}, seating: seating}
+	m := &match{ctx: context.Background(), cfg: cfg, result: newResult(cfg, entrants), rooms: 1, trace: newTracer(nil, nil, len(entrants)), specs: &specCursor{}, seating: seating}
 	sc := &script{rec: rec, exchanges: make([][]Exchange, seating.Table)}
 	for i, e := range entrants {
 		s := &seat{pos: protocol.Seat(i), entrant: e, name: e.Name, stats: &m.result.Bots[i]}

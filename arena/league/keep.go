@@ -13,7 +13,8 @@ import (
 // keeper keeps the bot processes of one worker slot across its matches (league files:
 // keep_bots = true): a bot that finished a match without a fault is handed back
 // (referee.KeptConn) and plays a later match of the slot that seats the same bot, greeted
-// once, so that a league does not start and stop four processes for every match. It keeps at
+// once, so that a league does not start and stop eight processes for every match (four seats in
+// each of the two rooms). It keeps at
 // most maxKept processes, stopping the one idle longest beyond that; all are stopped at the
 // end of the round. A keeper that is off leaves the entrants as they are: a fresh process for
 // every match.
@@ -26,9 +27,9 @@ type keeper struct {
 	idle []*keptConn // the longest idle first
 }
 
-// maxKept is how many idle bot processes a worker slot keeps: two seats of four bots, every
-// process of a small league.
-const maxKept = 8
+// maxKept is how many idle bot processes a worker slot keeps: two seats in each of the two
+// rooms of a match (referee.Rooms) of four bots, every process of a small league.
+const maxKept = 16
 
 // entrants wraps the entrants of a match, seats[i] being the bot index of entrant i, so that
 // they start from the slot's kept processes when there are some.

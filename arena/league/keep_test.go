@@ -31,8 +31,8 @@ func countingBots(starts *atomic.Int64) []referee.Entrant {
 }
 
 // TestKeeperKeepsBots: with keep_bots, three matches of the same two bots on one worker start
-// four bots, not twelve, and each match is played in full; without it, every match starts
-// its own.
+// eight bots (four seats in each of a match's two rooms), not twenty-four, and each match is
+// played in full; without it, every match starts its own.
 func TestKeeperKeepsBots(t *testing.T) {
 	for _, keep := range []bool{true, false} {
 		var starts atomic.Int64
@@ -51,9 +51,9 @@ func TestKeeperKeepsBots(t *testing.T) {
 			}
 		}
 		k.stopAll()
-		want := int64(12)
+		want := int64(24)
 		if keep {
-			want = 4
+			want = 8
 		}
 		if got := starts.Load(); got != want {
 			t.Errorf("keep %v: %d bot starts for three matches, want %d", keep, got, want)
