@@ -107,6 +107,28 @@ type prediction struct {
 	hands      string // N|E|S|W, or "-"; cards separated by commas
 }
 
+// reportFiles returns the seed bot's reports in the scratch directory scratch: one in the
+// directory of each of its processes, in the order they started.
+func reportFiles(t *testing.T, scratch string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(scratch, "*", "report"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no report in the directories of %s: %v", scratch, err)
+	}
+	return files
+}
+
+// readAllPredictions reads the predictions of every report of the seed bot in scratch.
+func readAllPredictions(t *testing.T, scratch string) []prediction {
+	t.Helper()
+	var out []prediction
+	for _, f := range reportFiles(t, scratch) {
+		out = append(out, readPredictions(t, f)...)
+	}
+	return out
+}
+
+// readPredictions reads one report of the seed bot.
 func readPredictions(t *testing.T, path string) []prediction {
 	t.Helper()
 	f, err := os.Open(path)
@@ -159,7 +181,7 @@ func TestSeedBotPredictsUnkeyedMatch(t *testing.T) {
 	bot := buildSeedBot(t)
 	dir := botDir(t)
 	// The report is written from inside the bot's sandbox: into a scratch directory it is
-	// granted, with a bots file.
+	// granted, with a bots file; each process of the bot writes it in a directory of its own.
 	scratch := filepath.Join(dir, "scratch")
 	if err := os.Mkdir(scratch, 0o755); err != nil {
 		t.Fatal(err)
@@ -180,9 +202,19 @@ func TestSeedBotPredictsUnkeyedMatch(t *testing.T) {
 	for _, r := range recs {
 		byDeal[[2]int{r.Game, r.Deal}] = r
 	}
-	preds := readPredictions(t, report)
+	preds := readAllPredictions(t, scratch)
 	if len(preds) != 2*len(recs) || len(preds) == 0 { // it sits N and S
 		t.Fatalf("%d predictions for the %d deals the seed bot played twice", len(preds), len(recs))
+	}
+	// Partners write to scratch directories of their own: each report is one seat's.
+	for _, f := range reportFiles(t, scratch) {
+		seats := map[string]bool{}
+		for _, p := range readPredictions(t, f) {
+			seats[p.seat] = true
+		}
+		if len(seats) != 1 {
+			t.Errorf("%s holds the predictions of seats %v, want one process's seat", f, seats)
+		}
 	}
 	for _, p := range preds {
 		r := byDeal[[2]int{p.game, p.deal}]
@@ -206,20 +238,24 @@ func TestSeedBotFailsInKeyedLeague(t *testing.T) {
 	if out, err := exec.Command(arena, "keygen", keyFile).CombinedOutput(); err != nil {
 		t.Fatalf("keygen: %v\n%s", err, out)
 	}
-	run := func(name string, extra ...string) (file, db, report string, out []byte) {
+	run := func(name string, extra ...string) (file, db, scratch string, out []byte) {
 		sub := filepath.Join(dir, name)
 		if err := os.Mkdir(sub, 0o755); err != nil {
 			t.Fatal(err)
 		}
 		file, db = filepath.Join(sub, "league.toml"), filepath.Join(sub, "arena.db")
 		// The league file is one of the arena's files, which the sandbox hides: the bot gets
-		// a copy of it (seed included) in its scratch directory, where it writes its report.
-		scratch := filepath.Join(sub, "scratch")
-		if err := os.Mkdir(scratch, 0o755); err != nil {
-			t.Fatal(err)
+		// a copy of it (seed included), named on its command line, and writes its report in
+		// its scratch directory (each process in a directory of its own).
+		scratch = filepath.Join(sub, "scratch")
+		copyDir := filepath.Join(sub, "copy")
+		for _, d := range []string{scratch, copyDir} {
+			if err := os.Mkdir(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
 		}
-		report = filepath.Join(scratch, "report")
-		leagueCopy := filepath.Join(scratch, "league-copy.toml")
+		report := filepath.Join(scratch, "report")
+		leagueCopy := filepath.Join(copyDir, "league-copy.toml")
 		cheat := []string{bot, "-league", leagueCopy, "-report", report}
 		if name == "honest" {
 			cheat = []string{bot, "-honest"}
@@ -236,7 +272,7 @@ func TestSeedBotFailsInKeyedLeague(t *testing.T) {
 		if err != nil {
 			t.Fatalf("league %s: %v\n%s", name, err, out)
 		}
-		return file, db, report, out
+		return file, db, scratch, out
 	}
 	export := func(db string) ([]referee.DealRecord, []byte) {
 		path := db + ".export"
@@ -266,10 +302,10 @@ func TestSeedBotFailsInKeyedLeague(t *testing.T) {
 		if name == "given" {
 			extra = []string{"--key", keyFile}
 		}
-		file, db, report, out := run(name, extra...)
+		file, db, scratch, out := run(name, extra...)
 		dbs[name] = db
 		recs, exported := export(db)
-		preds := readPredictions(t, report)
+		preds := readAllPredictions(t, scratch)
 		if len(preds) != seatsOf(recs, "seedbot") || len(preds) == 0 {
 			t.Fatalf("%s: %d predictions for %d seats the seed bot held", name, len(preds), seatsOf(recs, "seedbot"))
 		}
@@ -291,7 +327,7 @@ func TestSeedBotFailsInKeyedLeague(t *testing.T) {
 			t.Fatalf("standings: %v\n%s", err, standings)
 		}
 		blobs := map[string][]byte{"league output": out, "export": exported, "standings": standings}
-		for _, p := range append(leftovers, report) {
+		for _, p := range append(leftovers, reportFiles(t, scratch)...) {
 			if p != db {
 				blobs[p], _ = os.ReadFile(p)
 			}

@@ -25,7 +25,7 @@ const (
 //	memory = "2GiB"            # default 1GiB; on reaching it the bot is killed (memory_limit)
 //	pids = 64                  # processes and threads, default 256
 //	read_only = ["/opt/books"] # more paths the sandboxed bot may read (relative: to the file)
-//	scratch = "scratch/x"      # a directory the sandboxed bot may write (must exist)
+//	scratch = "scratch/x"      # each sandboxed process writes a directory of its own here (must exist)
 type Limits struct {
 	Memory   Size     `toml:"memory" json:"memory,omitempty"`
 	Pids     int      `toml:"pids" json:"pids,omitempty"`

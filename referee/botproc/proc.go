@@ -39,10 +39,11 @@ type Proc struct {
 	errBuf  *headTail
 	errFile *os.File
 
-	cg      *botCgroup
-	tmpDir  string
-	fifoDir string // a sandboxed bot's stdin and stdout FIFOs
-	memMax  int64
+	cg         *botCgroup
+	tmpDir     string
+	fifoDir    string // a sandboxed bot's stdin and stdout FIFOs
+	scratchDir string // a sandboxed bot's own directory in Sandbox.Scratch, kept after Stop
+	memMax     int64
 
 	pidfd      *os.File
 	exited     chan struct{} // closed when the main process has exited (not yet reaped)
@@ -204,6 +205,9 @@ func (p *Proc) start(spec Spec) error {
 		}
 	}
 	ev := p.log.Debug().Int("pid", p.pid).Strs("argv", spec.Argv).Str("dir", dir)
+	if p.scratchDir != "" {
+		ev = ev.Str("scratch", p.scratchDir)
+	}
 	if p.cg != nil {
 		ev = ev.Str("cgroup", p.cg.v2).Strs("limits", p.cg.applied)
 	}
@@ -233,6 +237,9 @@ func (p *Proc) abandon() {
 		if d != "" {
 			os.RemoveAll(d)
 		}
+	}
+	if p.scratchDir != "" {
+		os.Remove(p.scratchDir) // the bot never ran: it is empty
 	}
 }
 

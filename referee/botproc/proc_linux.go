@@ -55,7 +55,7 @@ func (p *Proc) sandboxCmd(spec Spec, dir string, env []string) (*exec.Cmd, *os.F
 		return nil, nil, err
 	}
 	// As root the bot runs as SandboxUID, unless its files are private to the arena's user.
-	_, err = sb.plan(spec, dir, prog, env, stdio{}, false)
+	_, err = sb.plan(spec, dir, prog, env, procPaths{}, false)
 	var private *PrivateFilesError
 	asArenaUser := errors.As(err, &private)
 	if err != nil && !asArenaUser {
@@ -64,11 +64,16 @@ func (p *Proc) sandboxCmd(spec Spec, dir string, env []string) (*exec.Cmd, *os.F
 	if asArenaUser {
 		p.log.Debug().Err(err).Msg("botproc: the bot runs as the arena's user in a user namespace")
 	}
+	if spec.Sandbox.Scratch != "" {
+		if p.scratchDir, err = newScratchDir(spec.Sandbox.Scratch, spec.Name); err != nil {
+			return nil, nil, arenaError{fmt.Errorf("make the bot's own scratch directory: %w", err)}
+		}
+	}
 	dropUID := sb.root && !asArenaUser
 	if dropUID {
 		// The bot's own directories belong to the user it runs as. bwrap enters the working
 		// directory as root without CAP_DAC_OVERRIDE, so a fresh one is 0711, not 0700.
-		for _, d := range []string{p.tmpDir, spec.Sandbox.Scratch} {
+		for _, d := range []string{p.tmpDir, p.scratchDir} {
 			if d != "" {
 				if err := os.Chown(d, SandboxUID, SandboxGID); err != nil {
 					return nil, nil, arenaError{fmt.Errorf("give %s to the sandbox user: %w", d, err)}
@@ -95,7 +100,7 @@ func (p *Proc) sandboxCmd(spec Spec, dir string, env []string) (*exec.Cmd, *os.F
 	if err != nil {
 		return nil, nil, arenaError{fmt.Errorf("the bot's stdin and stdout: %w", err)}
 	}
-	plan, err := sb.plan(spec, dir, prog, env, stdio{p.fifoDir, in, out}, asArenaUser)
+	plan, err := sb.plan(spec, dir, prog, env, procPaths{fifoDir: p.fifoDir, in: in, out: out, scratch: p.scratchDir}, asArenaUser)
 	if err != nil {
 		return nil, nil, err
 	}

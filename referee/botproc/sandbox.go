@@ -16,8 +16,8 @@ import (
 //     directory on the bot's PATH (and the parent of one named bin or shims, which is the
 //     installation it belongs to, unless that parent is / or a home directory), the
 //     directory of the program, the bot's working directory and ReadOnly;
-//   - writable: a private tmpfs /tmp of TmpSize bytes, Scratch, and the fresh working
-//     directory Start makes when Spec.Dir is empty;
+//   - writable: a private tmpfs /tmp of TmpSize bytes, a directory of the process's own at
+//     Scratch, and the fresh working directory Start makes when Spec.Dir is empty;
 //   - a fresh /proc that shows the bot's own processes only, and a /dev with null, zero,
 //     random and urandom only;
 //   - nothing else: no /home, /root, /run, /var or /sys, and none of Hide, even where those
@@ -28,8 +28,12 @@ type Sandbox struct {
 	// ReadOnly lists more host paths (files or directories) the bot may read, at the same
 	// paths inside.
 	ReadOnly []string
-	// Scratch, if set, is a directory the bot may write, at the same path inside; it must
-	// exist. When the arena runs as root it is given to SandboxUID.
+	// Scratch, if set, is a directory in which Start makes a fresh, empty directory of the
+	// bot process's own, named by its start time and the bot's name; the bot sees that one
+	// at the path Scratch (and nothing else of Scratch) and may write it. Two processes of
+	// one bot (partners at a table) share nothing through it. Stop keeps the directory, for
+	// the organiser to read. When the arena runs as root that directory is given to
+	// SandboxUID. Scratch must exist, and no other path the bot sees may lie in it.
 	Scratch string
 	// Hide lists files the bot must never see (the arena's database, logs, traces, key and
 	// stderr files). A file in a directory the bot sees is left out of the bot's view of that

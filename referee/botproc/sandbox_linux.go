@@ -69,7 +69,7 @@ func probeSandbox() *sandboxSupport {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	plan, err := s.plan(Spec{Argv: []string{truePath}, Dir: "/usr", Sandbox: &Sandbox{}}, "/usr", truePath, []string{"PATH=/usr/bin:/bin"}, stdio{}, false)
+	plan, err := s.plan(Spec{Argv: []string{truePath}, Dir: "/usr", Sandbox: &Sandbox{}}, "/usr", truePath, []string{"PATH=/usr/bin:/bin"}, procPaths{}, false)
 	if err != nil {
 		s.err = err
 		return s
@@ -113,11 +113,11 @@ func lookTool(name string) (string, error) {
 }
 
 // CheckSandbox reports, before any bot starts, what would keep the bot of spec from
-// starting in its sandbox: a program that cannot be found, or a read-only path or scratch
-// directory that does not exist. When the arena runs as root and the bot's files are not
-// open to SandboxUID, it returns a note saying so and what to do (the bot then runs as the
-// arena's user inside a user namespace), and no error. It does nothing for a spec without a
-// sandbox.
+// starting in its sandbox: a program that cannot be found, a read-only path or scratch
+// directory that does not exist, or a path the bot must see that lies in its scratch
+// directory. When the arena runs as root and the bot's files are not open to SandboxUID, it
+// returns a note saying so and what to do (the bot then runs as the arena's user inside a
+// user namespace), and no error. It does nothing for a spec without a sandbox.
 func CheckSandbox(spec Spec) (note string, err error) {
 	if spec.Sandbox == nil {
 		return "", nil
@@ -141,13 +141,13 @@ func CheckSandbox(spec Spec) (note string, err error) {
 	if env == nil {
 		env = DefaultEnv(dir)
 	}
-	_, err = s.plan(spec, dir, prog, env, stdio{}, false)
+	_, err = s.plan(spec, dir, prog, env, procPaths{}, false)
 	var private *PrivateFilesError
 	if !errors.As(err, &private) {
 		return "", err
 	}
 	note = fmt.Sprintf("%v; so it runs as the arena's user inside a user namespace, not as uid %d", private.Err, SandboxUID)
-	_, err = s.plan(spec, dir, prog, env, stdio{}, true)
+	_, err = s.plan(spec, dir, prog, env, procPaths{}, true)
 	return note, err
 }
 
@@ -183,23 +183,28 @@ func (pl *sandboxPlan) bwrapArgs() []string {
 	return append([]string{"--args", "3", "--"}, pl.command...)
 }
 
-// stdio is where a sandboxed bot's stdin and stdout are: FIFOs in dir, which the sandbox
-// shows at the same place and opens for the bot before its program runs. The zero value:
-// bwrap's own stdin and stdout (for checks and the probe).
-type stdio struct {
-	dir, in, out string
+// procPaths are the host paths of one bot process that its sandbox shows: its stdin and
+// stdout, FIFOs in fifoDir, which the sandbox shows at the same place and opens for the bot
+// before its program runs; and its own directory in the scratch directory, which the sandbox
+// shows at Sandbox.Scratch. The zero value (for checks and the probe): bwrap's own stdin and
+// stdout, and nothing at Sandbox.Scratch.
+type procPaths struct {
+	fifoDir, in, out string
+	scratch          string
 }
 
 // plan builds the bwrap arguments that run the program prog (an absolute host path) with
 // the arguments of spec.Argv[1:] in the sandbox of spec.Sandbox, in the working directory
 // dir with the environment env. When spec.Dir is empty, dir is the fresh directory Start made
-// for the bot, and it is writable.
+// for the bot, and it is writable. The process's own scratch directory (own.scratch) is
+// shown at Sandbox.Scratch in place of that directory and all under it, so that the bot sees
+// none of the other processes' directories there; no other bound path may lie in it.
 //
 // As root the bot runs as SandboxUID, and what it must reach must be open to that user: if
 // it is not, plan returns a *PrivateFilesError. With asArenaUser (always, for an arena that
 // is not root) the bot keeps the arena's user id outside a user namespace of its own, and is
 // SandboxUID only inside it.
-func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, io stdio, asArenaUser bool) (*sandboxPlan, error) {
+func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, own procPaths, asArenaUser bool) (*sandboxPlan, error) {
 	sb := spec.Sandbox
 	dir, err := filepath.Abs(dir)
 	if err != nil {
@@ -274,24 +279,21 @@ func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, io stdi
 	} else {
 		ro = append(ro, dir)
 	}
-	if sb.Scratch != "" {
-		abs, err := filepath.Abs(sb.Scratch)
-		if err != nil {
-			return nil, fmt.Errorf("sandbox scratch directory %q: %w", sb.Scratch, err)
-		}
-		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-			return nil, fmt.Errorf("sandbox scratch directory %s: not a directory", abs)
-		}
-		rw = append(rw, abs)
+	scratch, err := scratchPath(sb.Scratch)
+	if err != nil {
+		return nil, err
 	}
 	// A path through a system link (/bin/sh on merged-/usr systems) is there through the link.
 	ro = slices.DeleteFunc(ro, func(p string) bool {
 		return slices.ContainsFunc(links, func(l string) bool { return within(p, l) })
 	})
+	if err := outsideScratch(scratch, slices.Concat(ro, rw, []string{own.fifoDir})); err != nil {
+		return nil, err
+	}
 	ro, rw = minimalRoots(ro), minimalRoots(rw)
 	if dropUID {
 		// The bot runs as SandboxUID: what it must reach must be open to it. A fresh working
-		// directory (and a scratch directory) the arena gives to that user.
+		// directory (and its own scratch directory) the arena gives to that user.
 		roots := slices.Concat(ro, rw)
 		var errs []error
 		if spec.Dir != "" {
@@ -312,9 +314,20 @@ func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, io stdi
 		ops = append(ops, bindOps(p, "--bind", hiddenUnder(p, hide))...)
 	}
 	bound := slices.Concat(ro, rw)
-	if io.dir != "" {
-		ops = append(ops, mountOp{io.dir, []string{"--ro-bind", io.dir, io.dir}}) // a FIFO takes writes on a read-only mount
-		bound = append(bound, io.dir)
+	if scratch != "" {
+		// The process's own directory replaces what a directory bound above the scratch
+		// directory shows there (the other processes' directories).
+		for _, v := range scratchViews(scratch, bound) {
+			ops = slices.DeleteFunc(ops, func(op mountOp) bool { return within(op.path, v) })
+			if own.scratch != "" {
+				ops = append(ops, mountOp{v, []string{"--bind", own.scratch, v}})
+			}
+		}
+		bound = append(bound, scratch)
+	}
+	if own.fifoDir != "" {
+		ops = append(ops, mountOp{own.fifoDir, []string{"--ro-bind", own.fifoDir, own.fifoDir}}) // a FIFO takes writes on a read-only mount
+		bound = append(bound, own.fifoDir)
 	}
 	ops = append(ops, parentDirs(bound)...)
 	slices.SortStableFunc(ops, func(a, b mountOp) int { return strings.Compare(a.path, b.path) })
@@ -335,13 +348,94 @@ func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, io stdi
 		command = append(command, s.setpriv, fmt.Sprintf("--reuid=%d", SandboxUID), fmt.Sprintf("--regid=%d", SandboxGID),
 			"--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--")
 	}
-	if io.dir != "" {
+	if own.fifoDir != "" {
 		// The shell opens the FIFOs in the sandbox, as the bot's user, and becomes the bot.
-		command = append(command, "/bin/sh", "-c", fmt.Sprintf(`exec "$0" "$@" <%s >%s`, quoteWord(io.in), quoteWord(io.out)))
+		command = append(command, "/bin/sh", "-c", fmt.Sprintf(`exec "$0" "$@" <%s >%s`, quoteWord(own.in), quoteWord(own.out)))
 	}
 	command = append(command, prog)
 	command = append(command, spec.Argv[1:]...)
 	return &sandboxPlan{args: args, command: command}, nil
+}
+
+// scratchPath returns the absolute path of the scratch directory scratch, or "" for none. It
+// must be a directory.
+func scratchPath(scratch string) (string, error) {
+	if scratch == "" {
+		return "", nil
+	}
+	abs, err := filepath.Abs(scratch)
+	if err != nil {
+		return "", fmt.Errorf("sandbox scratch directory %q: %w", scratch, err)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("sandbox scratch directory %s: not a directory", abs)
+	}
+	return abs, nil
+}
+
+// outsideScratch fails if one of the bound paths lies in the scratch directory (also through
+// a symbolic link), where the process's own directory hides it.
+func outsideScratch(scratch string, bound []string) error {
+	if scratch == "" {
+		return nil
+	}
+	real := resolved(scratch)
+	for _, p := range bound {
+		if p != "" && (within(p, scratch) || within(resolved(p), real)) {
+			return fmt.Errorf("sandbox scratch directory %s: %s lies in it, and the bot sees only a directory of its own there", scratch, p)
+		}
+	}
+	return nil
+}
+
+// scratchViews returns the paths inside the sandbox at which the scratch directory would be
+// seen: its own, and its place in each of the bound paths roots that holds it, also where
+// one of them or the scratch directory is reached through a symbolic link.
+func scratchViews(scratch string, roots []string) []string {
+	views := []string{scratch}
+	real := resolved(scratch)
+	for _, r := range roots {
+		if realRoot := resolved(r); within(real, realRoot) {
+			views = append(views, filepath.Join(r, strings.TrimPrefix(real, realRoot)))
+		}
+	}
+	slices.Sort(views)
+	return slices.Compact(views)
+}
+
+// resolved returns p with its symbolic links resolved, or p where that fails.
+func resolved(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// newScratchDir makes a bot process's own directory in the scratch directory scratch, empty
+// and private to the arena's user, named by the time in UTC, the bot's name and random digits
+// (20261202T070102.123456Z-mcts-1234567890), so that the names sort in the order the
+// processes started.
+func newScratchDir(scratch, name string) (string, error) {
+	abs, err := filepath.Abs(scratch)
+	if err != nil {
+		return "", err
+	}
+	return os.MkdirTemp(abs, time.Now().UTC().Format("20060102T150405.000000Z")+"-"+fileName(name)+"-*")
+}
+
+// fileName returns name for use in a file name: every byte but an ASCII letter, digit, '.',
+// '_' or '-' made '_', and at most 64 bytes ("bot" for an empty name).
+func fileName(name string) string {
+	if name == "" {
+		return "bot"
+	}
+	b := []byte(name[:min(len(name), 64)])
+	for i, c := range b {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }
 
 // devArgs makes the sandbox's /dev: a tmpfs with the four devices and the usual links.

@@ -337,7 +337,7 @@ func TestSandbox_EntryGoneBeforeStart(t *testing.T) {
 	script := fmt.Sprintf("test -e %s && test ! -e %s && test ! -e %s && test ! -e %s", kept, gone, goneDir, db)
 	sb := sandboxes()
 	plan, err := sb.plan(Spec{Argv: []string{sh, "-c", script}, Dir: dir, Sandbox: &Sandbox{Hide: []string{db}}},
-		dir, sh, []string{"PATH=/usr/bin:/bin"}, stdio{}, false)
+		dir, sh, []string{"PATH=/usr/bin:/bin"}, procPaths{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -542,7 +542,7 @@ func TestSandbox_Unprivileged(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, copyExe, "-test.run", "^TestSandbox_(Hostile|View|HideLater|StartFailures)$", "-test.v")
+	cmd := exec.CommandContext(ctx, copyExe, "-test.run", "^TestSandbox_(Hostile|View|HideLater|StartFailures|Scratch)$", "-test.v")
 	cmd.Dir = home
 	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "TMPDIR=" + home, unprivilegedEnv + "=1"}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: SandboxUID, Gid: SandboxGID}}
@@ -551,7 +551,7 @@ func TestSandbox_Unprivileged(t *testing.T) {
 	if err != nil {
 		t.Fatalf("sandbox tests as an ordinary user: %v", err)
 	}
-	for _, name := range []string{"TestSandbox_Hostile", "TestSandbox_View", "TestSandbox_HideLater"} {
+	for _, name := range []string{"TestSandbox_Hostile", "TestSandbox_View", "TestSandbox_HideLater", "TestSandbox_Scratch"} {
 		if !slices.Contains(strings.Fields(string(out)), name) || strings.Contains(string(out), "--- SKIP: "+name) {
 			t.Errorf("%s did not run as an ordinary user", name)
 		}
