@@ -36,7 +36,7 @@ const (
 // Seccomp return values.
 const (
 	retAllow = unix.SECCOMP_RET_ALLOW
-	retNoop  = unix.SECCOMP_RET_ERRNO | 0 // the call returns 0 without being made
+	retNoop  = unix.SECCOMP_RET_ERRNO // errno 0: the call returns 0 without being made
 	retEPERM = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
 	retNoSys = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
 )
