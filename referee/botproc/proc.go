@@ -138,12 +138,16 @@ func (p *Proc) start(spec Spec) error {
 
 	var cmd *exec.Cmd
 	if spec.Sandbox != nil {
-		var argsFile *os.File
+		var files []*os.File
 		var err error
-		if cmd, argsFile, err = p.sandboxCmd(spec, dir, env); err != nil {
+		if cmd, files, err = p.sandboxCmd(spec, dir, env); err != nil {
 			return err
 		}
-		defer argsFile.Close()
+		defer func() {
+			for _, f := range files {
+				f.Close()
+			}
+		}()
 	} else {
 		cmd = exec.CommandContext(p.ctx, spec.Argv[0], spec.Argv[1:]...)
 		if cmd.Err != nil {

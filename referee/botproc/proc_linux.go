@@ -42,10 +42,11 @@ func (p *Proc) launch(cmd *exec.Cmd, spec Spec) error {
 }
 
 // sandboxCmd returns the command that runs the bot of spec in its sandbox (bwrap, reading
-// its arguments from the returned file, which the caller closes once the bot has started).
+// its arguments and system call filter from the returned files, which the caller closes once
+// the bot has started).
 // A program that cannot be found is the bot's fault; a sandbox that cannot be made is the
 // arena's.
-func (p *Proc) sandboxCmd(spec Spec, dir string, env []string) (*exec.Cmd, *os.File, error) {
+func (p *Proc) sandboxCmd(spec Spec, dir string, env []string) (*exec.Cmd, []*os.File, error) {
 	sb := sandboxes()
 	if sb.err != nil {
 		return nil, nil, arenaError{fmt.Errorf("no sandbox: %w", sb.err)}
@@ -104,13 +105,13 @@ func (p *Proc) sandboxCmd(spec Spec, dir string, env []string) (*exec.Cmd, *os.F
 	if err != nil {
 		return nil, nil, err
 	}
-	args, err := plan.argsFile()
+	files, err := plan.files()
 	if err != nil {
 		return nil, nil, arenaError{err}
 	}
 	cmd := exec.CommandContext(p.ctx, sb.bwrap, plan.bwrapArgs()...)
-	cmd.Dir, cmd.Env, cmd.ExtraFiles = "/", []string{}, []*os.File{args}
-	return cmd, args, nil
+	cmd.Dir, cmd.Env, cmd.ExtraFiles = "/", []string{}, files
+	return cmd, files, nil
 }
 
 // cpuNow returns the bot's CPU time so far: from the cgroup's cpu.stat (all its processes,

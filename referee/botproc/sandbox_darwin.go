@@ -30,6 +30,6 @@ func CheckSandbox(spec Spec) (note string, err error) {
 func SandboxDescription() string { return "no sandbox: " + errNoSandbox.Error() }
 
 // sandboxCmd fails: there is no sandbox on macOS.
-func (p *Proc) sandboxCmd(Spec, string, []string) (*exec.Cmd, *os.File, error) {
+func (p *Proc) sandboxCmd(Spec, string, []string) (*exec.Cmd, []*os.File, error) {
 	return nil, nil, arenaError{errNoSandbox}
 }

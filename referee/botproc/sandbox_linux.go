@@ -74,14 +74,14 @@ func probeSandbox() *sandboxSupport {
 		s.err = err
 		return s
 	}
-	args, err := plan.argsFile()
+	files, err := plan.files()
 	if err != nil {
 		s.err = err
 		return s
 	}
-	defer args.Close()
+	defer closeFiles(files)
 	cmd := exec.CommandContext(ctx, s.bwrap, plan.bwrapArgs()...)
-	cmd.ExtraFiles = []*os.File{args}
+	cmd.ExtraFiles = files
 	cmd.Env = []string{}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -161,7 +161,11 @@ func SandboxDescription() string {
 	if !s.root {
 		who = fmt.Sprintf("the arena's uid outside, %d in a user namespace", SandboxUID)
 	}
-	return fmt.Sprintf("sandbox %s (pid, mount, network, ipc, uts, cgroup namespaces; %s; no capabilities; read-only system, private /tmp)", s.version, who)
+	filter := "no system call filter on this architecture"
+	if haveSeccomp {
+		filter = "no shared file locks, file watches or keyrings"
+	}
+	return fmt.Sprintf("sandbox %s (pid, mount, network, ipc, uts, cgroup namespaces; %s; no capabilities; read-only system, private /tmp; %s)", s.version, who, filter)
 }
 
 // mountOp is one step of a sandbox's file system, in bwrap's terms.
@@ -178,9 +182,34 @@ type sandboxPlan struct {
 }
 
 // bwrapArgs returns bwrap's command line after the program name, with the options read
-// from descriptor 3.
+// from descriptor 3 (and the system call filter from 4: files).
 func (pl *sandboxPlan) bwrapArgs() []string {
 	return append([]string{"--args", "3", "--"}, pl.command...)
+}
+
+// files returns what bwrap reads at descriptors 3 and on, for exec.Cmd.ExtraFiles: the
+// options, and the system call filter where there is one. The caller closes them once bwrap
+// has started.
+func (pl *sandboxPlan) files() ([]*os.File, error) {
+	args, err := pl.argsFile()
+	if err != nil || !haveSeccomp {
+		return []*os.File{args}, err
+	}
+	filter, err := seccompFile()
+	if err != nil {
+		args.Close()
+		return nil, err
+	}
+	return []*os.File{args, filter}, nil
+}
+
+// closeFiles closes the files of files.
+func closeFiles(fs []*os.File) {
+	for _, f := range fs {
+		if f != nil {
+			f.Close()
+		}
+	}
 }
 
 // procPaths are the host paths of one bot process that its sandbox shows: its stdin and
@@ -212,6 +241,9 @@ func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, own pro
 	}
 	args := []string{"--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--hostname", "sandbox",
 		"--die-with-parent", "--new-session", "--cap-drop", "ALL"}
+	if haveSeccomp {
+		args = append(args, "--seccomp", "4") // files
+	}
 	dropUID := s.root && !asArenaUser
 	if dropUID {
 		// bwrap runs privileged; the bot drops to SandboxUID through setpriv, which needs

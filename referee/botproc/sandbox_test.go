@@ -347,13 +347,13 @@ func TestSandbox_EntryGoneBeforeStart(t *testing.T) {
 	if err := os.Remove(goneDir); err != nil {
 		t.Fatal(err)
 	}
-	args, err := plan.argsFile()
+	files, err := plan.files()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer args.Close()
+	defer closeFiles(files)
 	cmd := exec.Command(sb.bwrap, plan.bwrapArgs()...)
-	cmd.ExtraFiles = []*os.File{args}
+	cmd.ExtraFiles = files
 	cmd.Env = []string{}
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the sandbox did not start, or showed what it must not, after two listed entries went: %v: %s", err, out)

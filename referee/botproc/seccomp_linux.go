@@ -1,0 +1,133 @@
+package botproc
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"slices"
+
+	"golang.org/x/sys/unix"
+)
+
+// The sandbox's system call filter (bwrap --seccomp) closes the channels that the namespaces
+// leave between two bots, above all between the two processes of one bot that are partners
+// at the table, which could otherwise tell each other their hands:
+//
+//   - file locks (flock, and fcntl's F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW) on files
+//     both can read (their program, a library) are shared through the inode: they succeed
+//     and do nothing, so no bot ever holds a lock another could see;
+//   - leases and directory notifications (fcntl F_SETLEASE, F_NOTIFY), inotify and fanotify
+//     would tell a bot when another opens or reads a shared file: EPERM and ENOSYS;
+//   - the kernel's keyrings (add_key, request_key, keyctl) are per user, and every
+//     sandboxed bot of a root arena is the same user: ENOSYS.
+//
+// Every other call is allowed. System calls of another ABI than the arena's own (x32, i386
+// on x86-64) fail with ENOSYS, so the filter cannot be stepped around through them: a
+// 32-bit bot program does not run in the sandbox.
+
+// Classic BPF as seccomp runs it: the offsets in struct seccomp_data.
+const (
+	seccompNrOffset   = 0
+	seccompArchOffset = 4
+	seccompArg1Offset = 16 + 8 // args[1], its low 32 bits on a little-endian machine
+)
+
+// Seccomp return values.
+const (
+	retAllow = unix.SECCOMP_RET_ALLOW
+	retNoop  = unix.SECCOMP_RET_ERRNO // errno 0: the call returns 0 without being made
+	retEPERM = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+	retNoSys = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
+)
+
+// fcntl commands and what the filter does with them.
+var fcntlRules = []struct {
+	cmd uint32
+	ret uint32
+}{
+	{unix.F_SETLK, retNoop}, {unix.F_SETLKW, retNoop}, {unix.F_OFD_SETLK, retNoop}, {unix.F_OFD_SETLKW, retNoop},
+	{unix.F_SETLEASE, retEPERM}, {unix.F_NOTIFY, retEPERM},
+}
+
+// seccompCalls are the system calls the filter answers itself, without making them.
+func seccompCalls() map[uint32]uint32 {
+	calls := map[uint32]uint32{
+		unix.SYS_FLOCK:             retNoop,
+		unix.SYS_INOTIFY_INIT1:     retNoSys,
+		unix.SYS_INOTIFY_ADD_WATCH: retNoSys,
+		unix.SYS_FANOTIFY_INIT:     retNoSys,
+		unix.SYS_FANOTIFY_MARK:     retNoSys,
+		unix.SYS_ADD_KEY:           retNoSys,
+		unix.SYS_REQUEST_KEY:       retNoSys,
+		unix.SYS_KEYCTL:            retNoSys,
+	}
+	for _, nr := range archOnlyNoSys {
+		calls[nr] = retNoSys
+	}
+	return calls
+}
+
+// seccompProgram assembles the filter: check the ABI, then the calls, then fcntl's command.
+// Every jump goes to the next instruction or over one, so no offset needs computing.
+func seccompProgram() []unix.SockFilter {
+	ld := func(off uint32) unix.SockFilter {
+		return unix.SockFilter{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: off}
+	}
+	ret := func(v uint32) unix.SockFilter { return unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: v} }
+	// is: when the accumulator equals k, return v; otherwise go on after it.
+	is := func(k, v uint32) []unix.SockFilter {
+		return []unix.SockFilter{{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, Jt: 0, Jf: 1, K: k}, ret(v)}
+	}
+	prog := []unix.SockFilter{
+		ld(seccompArchOffset),
+		{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, Jt: 1, Jf: 0, K: nativeAudit},
+		ret(retNoSys),
+		ld(seccompNrOffset),
+	}
+	if abiBit != 0 { // x32 calls are the native arch with a high bit set
+		prog = append(prog, unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K, Jt: 0, Jf: 1, K: abiBit}, ret(retNoSys))
+	}
+	calls := seccompCalls()
+	nrs := make([]uint32, 0, len(calls))
+	for nr := range calls {
+		nrs = append(nrs, nr)
+	}
+	slices.Sort(nrs)
+	for _, nr := range nrs {
+		prog = append(prog, is(nr, calls[nr])...)
+	}
+	// Not fcntl: allowed. fcntl: its command decides.
+	prog = append(prog, unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, Jt: 1, Jf: 0, K: unix.SYS_FCNTL}, ret(retAllow), ld(seccompArg1Offset))
+	for _, r := range fcntlRules {
+		prog = append(prog, is(r.cmd, r.ret)...)
+	}
+	return append(prog, ret(retAllow))
+}
+
+// haveSeccomp reports whether the sandbox filters system calls on this architecture (amd64
+// and arm64).
+const haveSeccomp = nativeAudit != 0
+
+// seccompFile returns a fresh memory file holding the filter, for bwrap's --seccomp (which
+// reads it to its end: every sandbox needs a file of its own).
+func seccompFile() (*os.File, error) {
+	var b bytes.Buffer
+	for _, ins := range seccompProgram() {
+		_ = binary.Write(&b, binary.NativeEndian, ins)
+	}
+	fd, err := unix.MemfdCreate("bwrap-seccomp", unix.MFD_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox system call filter: %w", err)
+	}
+	f := os.NewFile(uintptr(fd), "bwrap-seccomp")
+	if _, err := f.Write(b.Bytes()); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("sandbox system call filter: %w", err)
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("sandbox system call filter: %w", err)
+	}
+	return f, nil
+}
