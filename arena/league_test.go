@@ -388,7 +388,7 @@ func checkStore(t *testing.T, path, file string) *store.Totals {
 			t.Errorf("match %d: %d deals stored, want %d", i, scored, want)
 		}
 		total += len(deals)
-		m2 := s.Record()
+		m2 := s.Record(f.Hash)
 		if err := league.Summarize(deals, &m2, recomputed); err != nil {
 			t.Fatal(err)
 		}

@@ -143,7 +143,7 @@ func Merge(out *store.DB, sources []Source) (*MergeReport, error) {
 			}
 			rep.Duplicates = append(rep.Duplicates, d)
 		}
-		rec := s.Record()
+		rec := s.Record(ref.l.Hash)
 		if err := out.StartMatch(ref.l.Name, &rec); err != nil {
 			return rep, err
 		}

@@ -36,7 +36,7 @@ func TestExamples(t *testing.T) {
 // done returns a done match record of a scheduled match whose first bot scores a and second b
 // in each of the set's two games.
 func done(s Scheduled, a, b int) store.Match {
-	m := s.Record()
+	m := s.Record("")
 	m.Done = true
 	for range 2 {
 		g := referee.GameResult{Totals: []int{a, b}, Winner: 0}

@@ -328,7 +328,7 @@ func (r *Runner) play(ctx context.Context, slot int, s Scheduled, w *store.DealW
 		return err
 	}
 	if resumed == nil {
-		if err := w.Start(s.Record()); err != nil {
+		if err := w.Start(s.Record(r.File.Hash)); err != nil {
 			return err
 		}
 	}
@@ -351,13 +351,14 @@ func (r *Runner) play(ctx context.Context, slot int, s Scheduled, w *store.DealW
 }
 
 // resumed returns the deals an interrupted run stored for match s, which the match goes on
-// after, or nil to play it from its start: a match never started, or one whose league file
-// changed since (Forced), which is played afresh under the new file.
+// after, or nil to play it from its start: a match never started, or one started under
+// another league file (changed since with --force: this run is Forced, or an earlier one was
+// and was interrupted before it came to the match), which is played afresh under this file.
 func (r *Runner) resumed(s Scheduled) ([]referee.DealRecord, error) {
 	if r.Forced || !r.unfinished[s.Index] {
 		return nil, nil // no transaction (and fsync) for the matches that start afresh
 	}
-	m := s.Record()
+	m := s.Record(r.File.Hash)
 	return r.DB.ResumeMatch(r.File.Name, &m)
 }
 

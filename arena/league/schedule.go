@@ -28,9 +28,10 @@ func (s Scheduled) Seats() []int {
 	return s.Bots
 }
 
-// Record returns a fresh match record for the store.
-func (s Scheduled) Record() store.Match {
-	return store.Match{Index: s.Index, ID: s.ID, Seed: s.Seed, Seats: s.Seats()}
+// Record returns a fresh match record for the store, of a match played under the league file
+// whose hash is fileHash.
+func (s Scheduled) Record(fileHash string) store.Match {
+	return store.Match{Index: s.Index, ID: s.ID, Seed: s.Seed, Seats: s.Seats(), File: fileHash}
 }
 
 // Plan is where a league stands: the rounds its format has decided, from the results of the

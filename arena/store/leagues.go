@@ -82,6 +82,9 @@ type Match struct {
 	// (ResumeMatch), the deals already stored that it went on after (absent for a match
 	// played in one run).
 	Resumed []int `json:"resumed,omitempty"`
+	// File is the sha256 of the league file the match was started under (League.Hash then);
+	// empty in databases written before it was recorded.
+	File string `json:"file,omitempty"`
 }
 
 // BotTotals sums one bot's results over the finished matches of a league.
@@ -263,8 +266,10 @@ func (db *DB) StartMatch(league string, m *Match) error {
 // ResumeMatch returns the deals an interrupted run stored for match m, in the order played,
 // so that the match goes on after them (referee.Config.Resume) instead of being played again,
 // and records the resume in the stored match (Match.Resumed). It returns no deals, and
-// records nothing, for a match that is not stored, is done, has no deals stored, or was
-// stored with another seed or seating than m (StartMatch then plays it afresh).
+// records nothing, for a match that is not stored, is done, has no deals stored, was stored
+// with another seed or seating than m, or was started under another league file than m's
+// (Match.File; one stored without it, in a league whose file was ever changed with --force)
+// (StartMatch then plays it afresh).
 func (db *DB) ResumeMatch(league string, m *Match) ([]referee.DealRecord, error) {
 	var out []referee.DealRecord
 	err := db.update(func(tx *bolt.Tx) error {
@@ -284,6 +289,8 @@ func (db *DB) ResumeMatch(league string, m *Match) ([]referee.DealRecord, error)
 			return err
 		case stored.Done || stored.Seed != m.Seed || stored.ID != m.ID || !slices.Equal(stored.Seats, m.Seats):
 			return nil
+		case stored.File != m.File && (stored.File != "" || len(l.Forced) > 0):
+			return nil // started under another league file
 		}
 		if err := forEachDeal(b, m.Index, &l, &stored, func(rec *referee.DealRecord, _ bool) error {
 			out = append(out, *rec)

@@ -145,3 +145,51 @@ func TestResumeMatch(t *testing.T) {
 		t.Errorf("the done match: %+v", stored[0])
 	}
 }
+
+// TestResumeMatchOtherFile: a match started under one league file is not resumed under
+// another (a file changed with --force, by a run interrupted before it played the match
+// again); one stored before matches recorded their file is resumed as before, unless the
+// league's file was ever forced.
+func TestResumeMatchOtherFile(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		stored, asked string
+		forced        bool
+		resumed       bool
+	}{
+		{"same file", "h1", "h1", false, true},
+		{"same file, forced earlier", "h2", "h2", true, true},
+		{"another file", "h1", "h2", true, false},
+		{"no file recorded", "", "h1", false, true},
+		{"no file recorded, league forced", "", "h2", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db, _ := MustOpen(t)
+			l := &League{Name: "r", Rules: rules.Default(), Bots: []string{"a", "b"}, Matches: 1}
+			if err := db.CreateLeague(l, nil); err != nil {
+				t.Fatal(err)
+			}
+			if tc.forced {
+				l.Forced = []Forced{{OldHash: "h1", NewHash: "h2"}}
+				if err := db.PutLeague(l); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m := Match{Index: 0, ID: "r/x", Seed: 3, Seats: []int{0, 1, 0, 1}, File: tc.stored}
+			if err := db.StartMatch("r", &m); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.PutDeals("r", 0, playMatch(t, "r/x", 3)[:2]); err != nil {
+				t.Fatal(err)
+			}
+			m.File = tc.asked
+			got, err := db.ResumeMatch("r", &m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (len(got) == 2) != tc.resumed || (len(got) != 0 && len(got) != 2) {
+				t.Errorf("stored under %q, asked under %q (league forced: %t): %d deals to go on after, want resumed %t", tc.stored, tc.asked, tc.forced, len(got), tc.resumed)
+			}
+		})
+	}
+}
