@@ -59,7 +59,11 @@ func ParsePileCard(text string) (PileCard, error) {
 // FullPile returns the whole pile in a fixed order: 2C..6C, 2D..6D, 2H..6H, 2S..6S, and then
 // two jokers if jokers is true.
 func FullPile(jokers bool) []PileCard {
-	pile := make([]PileCard, 0, 22)
+	return AppendFullPile(make([]PileCard, 0, 22), jokers)
+}
+
+// AppendFullPile appends the cards of FullPile, in its order, to pile and returns it.
+func AppendFullPile(pile []PileCard, jokers bool) []PileCard {
 	for s := range Suit(NumSuits) {
 		for r := 2; r <= 6; r++ {
 			pile = append(pile, NewPileCard(r, s))

@@ -3,6 +3,8 @@ package rules
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/klaverjas-arena/arena/protocol"
 )
 
 // BenchmarkRandomDeal measures one whole random deal: shuffle, deal, choose trumps, play 32
@@ -13,10 +15,12 @@ func BenchmarkRandomDeal(b *testing.B) {
 			rs, _ := Preset(preset)
 			rng := rand.New(rand.NewPCG(1, 2))
 			var d Deal
+			var pile []protocol.PileCard
 			b.ReportAllocs()
 			for b.Loop() {
 				deck := Shuffle(rng)
-				setup := Setup{Dealer: Seat(rng.IntN(rs.Players)), Pile: ShufflePile(&rs, rng)}
+				pile = ShufflePileInto(pile, &rs, rng)
+				setup := Setup{Dealer: Seat(rng.IntN(rs.Players)), Pile: pile}
 				setup.Hands, setup.Skart = DealHands(&rs, &deck, setup.Dealer)
 				if err := d.Start(&rs, setup); err != nil {
 					b.Fatal(err)

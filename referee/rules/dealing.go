@@ -29,10 +29,17 @@ func Shuffle(rng *rand.Rand) Deck {
 // ShufflePile returns a shuffled copy of the pile of low cards for the ruleset's bidding
 // procedure, or nil if the procedure turns no cards.
 func ShufflePile(r *Ruleset, rng *rand.Rand) []protocol.PileCard {
+	return ShufflePileInto(nil, r, rng)
+}
+
+// ShufflePileInto is ShufflePile in the storage of buf, which it reuses when it has room, so
+// that a loop dealing one deal after another allocates nothing: the same pile for the same
+// random numbers. The previous pile in buf is gone.
+func ShufflePileInto(buf []protocol.PileCard, r *Ruleset, rng *rand.Rand) []protocol.PileCard {
 	if !r.Bidding.UsesPile() {
 		return nil
 	}
-	pile := protocol.FullPile(r.DraaikaartJokers)
+	pile := protocol.AppendFullPile(buf[:0], r.DraaikaartJokers)
 	rng.Shuffle(len(pile), func(i, j int) { pile[i], pile[j] = pile[j], pile[i] })
 	return pile
 }

@@ -103,3 +103,20 @@ func TestShuffle(t *testing.T) {
 		}
 	}
 }
+
+// TestShufflePileInto: reusing a buffer gives the piles ShufflePile gives for the same random
+// numbers, and allocates nothing once the buffer has room.
+func TestShufflePileInto(t *testing.T) {
+	r := ruleset(t, "bidding=draaikaart draaikaart_jokers=true")
+	a, b := rand.New(rand.NewPCG(7, 8)), rand.New(rand.NewPCG(7, 8))
+	var buf []protocol.PileCard
+	for range 50 {
+		buf = ShufflePileInto(buf, r, a)
+		if want := ShufflePile(r, b); !slices.Equal(buf, want) {
+			t.Fatalf("ShufflePileInto %v, ShufflePile %v", buf, want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { buf = ShufflePileInto(buf, r, a) }); n != 0 {
+		t.Errorf("%v allocations a pile with a buffer of room", n)
+	}
+}
