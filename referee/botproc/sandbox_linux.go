@@ -630,30 +630,39 @@ func bindOps(p, bind string, hide []string) []mountOp {
 	return append(ops, mountOp{p + "/\xff", []string{"--remount-ro", p}})
 }
 
-// argsFile writes the plan's options, NUL-separated, to a sealed memory file for bwrap's
-// --args: the arguments are not on any command line a bot could read.
+// argsFile writes the plan's options, NUL-separated, to a memory file for bwrap's --args:
+// the arguments are not on any command line a bot could read.
 func (pl *sandboxPlan) argsFile() (*os.File, error) {
-	fd, err := unix.MemfdCreate("bwrap-args", unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox arguments: %w", err)
-	}
-	f := os.NewFile(uintptr(fd), "bwrap-args")
 	var b bytes.Buffer
 	for _, a := range pl.args {
 		if strings.IndexByte(a, 0) >= 0 {
-			f.Close()
 			return nil, errors.New("sandbox arguments: a NUL byte in an argument")
 		}
 		b.WriteString(a)
 		b.WriteByte(0)
 	}
-	if _, err := f.Write(b.Bytes()); err != nil {
-		f.Close()
+	f, err := memFile("bwrap-args", b.Bytes())
+	if err != nil {
 		return nil, fmt.Errorf("sandbox arguments: %w", err)
+	}
+	return f, nil
+}
+
+// memFile returns a memory file named name (for /proc's listings only) holding data, read
+// from its start.
+func memFile(name string, data []byte) (*os.File, error) {
+	fd, err := unix.MemfdCreate(name, unix.MFD_CLOEXEC)
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), name)
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return nil, err
 	}
 	if _, err := f.Seek(0, 0); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("sandbox arguments: %w", err)
+		return nil, err
 	}
 	return f, nil
 }

@@ -116,17 +116,8 @@ func seccompFile() (*os.File, error) {
 	for _, ins := range seccompProgram() {
 		_ = binary.Write(&b, binary.NativeEndian, ins)
 	}
-	fd, err := unix.MemfdCreate("bwrap-seccomp", unix.MFD_CLOEXEC)
+	f, err := memFile("bwrap-seccomp", b.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("sandbox system call filter: %w", err)
-	}
-	f := os.NewFile(uintptr(fd), "bwrap-seccomp")
-	if _, err := f.Write(b.Bytes()); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("sandbox system call filter: %w", err)
-	}
-	if _, err := f.Seek(0, 0); err != nil {
-		f.Close()
 		return nil, fmt.Errorf("sandbox system call filter: %w", err)
 	}
 	return f, nil
