@@ -42,9 +42,12 @@ type Config struct {
 // MinMargin is the least time kept back from each decision.
 const MinMargin = 20 * time.Millisecond
 
-// DefaultConfig is the configuration of the bot as shipped.
+// DefaultConfig is the configuration of the bot as shipped. On an idle CPU, with the 67 ms
+// of search that 100 ms a decision leaves, three tricks of look-ahead still value about 90
+// worlds a decision in the first tricks, and the exact search of the last five tricks about
+// 300 (BENCHMARKS.md, "PIMC bot").
 func DefaultConfig() Config {
-	return Config{Budget: 200 * time.Millisecond, Margin: MinMargin, ExactTricks: 4, Horizon: 2, BidHorizon: 2, PassBelow: 30}
+	return Config{Budget: 200 * time.Millisecond, Margin: MinMargin, ExactTricks: 5, Horizon: 3, BidHorizon: 2, PassBelow: 30}
 }
 
 // Player makes the decisions of one bot process.
