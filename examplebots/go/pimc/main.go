@@ -22,6 +22,7 @@ func main() {
 	flag.DurationVar(&cfg.Margin, "margin", cfg.Margin, "time kept back from the arena's time for each answer (at least 20ms and a third of the time given)")
 	flag.IntVar(&cfg.ExactTricks, "exact", cfg.ExactTricks, "tricks left from which the solver searches to the end of the deal")
 	flag.IntVar(&cfg.Horizon, "horizon", cfg.Horizon, "tricks the solver looks ahead before that")
+	flag.DurationVar(&cfg.DeepFrom, "deep-from", cfg.DeepFrom, "the least search time for -exact and -horizon; a shorter decision searches one trick less of each")
 	flag.IntVar(&cfg.BidHorizon, "bid-horizon", cfg.BidHorizon, "tricks the solver looks ahead to value a trump suit")
 	flag.IntVar(&cfg.PassBelow, "pass-below", cfg.PassBelow, "pass (when allowed) if the best suit is worth less than this on average")
 	flag.Uint64Var(&cfg.Seed, "seed", 0, "seed of the sampler (0: from the clock)")

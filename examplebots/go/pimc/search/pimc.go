@@ -32,6 +32,10 @@ type Config struct {
 	// BidHorizon is the solver's depth, in tricks, when it values a trump suit; 0 bids as
 	// the heuristic bot does.
 	BidHorizon int
+	// DeepFrom is the least search time of a decision for which the solver uses
+	// ExactTricks and Horizon; a decision with less time searches one trick less of each,
+	// to value more worlds.
+	DeepFrom time.Duration
 	// PassBelow is the average value (own side's score minus the other's) under which the
 	// bot passes rather than choose a suit, when it may pass.
 	PassBelow int
@@ -45,9 +49,10 @@ const MinMargin = 20 * time.Millisecond
 // DefaultConfig is the configuration of the bot as shipped. On an idle CPU, with the 67 ms
 // of search that 100 ms a decision leaves, three tricks of look-ahead still value about 90
 // worlds a decision in the first tricks, and the exact search of the last five tricks about
-// 300 (BENCHMARKS.md, "PIMC bot").
+// 300 (BENCHMARKS.md, "PIMC bot"). With 1 ms of search (10 ms a decision) the shallower
+// search of the baseline did better, hence DeepFrom.
 func DefaultConfig() Config {
-	return Config{Budget: 200 * time.Millisecond, Margin: MinMargin, ExactTricks: 5, Horizon: 3, BidHorizon: 2, PassBelow: 30}
+	return Config{Budget: 200 * time.Millisecond, Margin: MinMargin, ExactTricks: 5, Horizon: 3, DeepFrom: 20 * time.Millisecond, BidHorizon: 2, PassBelow: 30}
 }
 
 // Player makes the decisions of one bot process.
@@ -125,13 +130,14 @@ func (p *Player) play(rs *rules.Ruleset, s *bot.State, d bot.Decision, deadline 
 	if k.me < 0 || k.maker < 0 {
 		return strategy.Decide(s, d).Card
 	}
+	exact, horizon := p.depths(time.Until(deadline))
 	tricksLeft := rs.HandSize() - len(s.Tricks)
 	p.solver.Horizon = 0
-	if tricksLeft > p.cfg.ExactTricks {
-		if p.cfg.Horizon == 0 {
+	if tricksLeft > exact {
+		if horizon == 0 {
 			return strategy.Decide(s, d).Card
 		}
-		p.solver.Horizon = p.cfg.Horizon
+		p.solver.Horizon = horizon
 	}
 	p.solver.Deadline = deadline
 	base := solver.Position{Rules: rs, Trump: trump, Maker: protocol.Seat(k.maker), StukSeat: protocol.NoSeat}
@@ -172,6 +178,19 @@ func (p *Player) play(rs *rules.Ruleset, s *bot.State, d bot.Decision, deadline 
 		}
 	}
 	return best
+}
+
+// depths returns the tricks to solve exactly and the look-ahead before them for a decision
+// with search time t: one trick less of each below DeepFrom (a horizon stays at least 1).
+func (p *Player) depths(t time.Duration) (exact, horizon int) {
+	exact, horizon = p.cfg.ExactTricks, p.cfg.Horizon
+	if t < p.cfg.DeepFrom {
+		exact = max(0, exact-1)
+		if horizon > 1 {
+			horizon--
+		}
+	}
+	return exact, horizon
 }
 
 // stukSeat returns, under announced stuk, the seat that holds (or held) king and queen of
