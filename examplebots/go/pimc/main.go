@@ -25,6 +25,7 @@ func main() {
 	flag.DurationVar(&cfg.DeepFrom, "deep-from", cfg.DeepFrom, "the least search time for -exact and -horizon; a shorter decision searches one trick less of each")
 	flag.IntVar(&cfg.BidHorizon, "bid-horizon", cfg.BidHorizon, "tricks the solver looks ahead to value a trump suit")
 	flag.IntVar(&cfg.PassBelow, "pass-below", cfg.PassBelow, "pass (when allowed) if the best suit is worth less than this on average")
+	flag.IntVar(&cfg.Worlds, "worlds", cfg.Worlds, "the most worlds valued for one decision (0: as many as the time allows)")
 	flag.Uint64Var(&cfg.Seed, "seed", 0, "seed of the sampler (0: from the clock)")
 	flag.Parse()
 	if err := bot.Run(search.NewPlayer(cfg).Bot()); err != nil {

@@ -39,6 +39,10 @@ type Config struct {
 	// PassBelow is the average value (own side's score minus the other's) under which the
 	// bot passes rather than choose a suit, when it may pass.
 	PassBelow int
+	// Worlds, when positive, caps the worlds valued for one decision: with a Budget long
+	// enough for them, the bot then plays the same whatever the load of the machine (for
+	// strength tests).
+	Worlds int
 	// Seed seeds the sampler (0: from the clock).
 	Seed uint64
 }
@@ -154,7 +158,7 @@ func (p *Player) play(rs *rules.Ruleset, s *bot.State, d bot.Decision, deadline 
 	var sum [protocol.NumCards]int
 	side := rs.SideOf(protocol.Seat(k.me))
 	p.Worlds = 0
-	for time.Now().Before(deadline) {
+	for time.Now().Before(deadline) && !p.enough(p.Worlds) {
 		w := k.sample(p.rng)
 		pos := base
 		pos.Hands, pos.Discard = w.hands, w.discard
@@ -179,6 +183,9 @@ func (p *Player) play(rs *rules.Ruleset, s *bot.State, d bot.Decision, deadline 
 	}
 	return best
 }
+
+// enough reports whether n worlds fill the Worlds cap.
+func (p *Player) enough(n int) bool { return p.cfg.Worlds > 0 && n >= p.cfg.Worlds }
 
 // depths returns the tricks to solve exactly and the look-ahead before them for a decision
 // with search time t: one trick less of each below DeepFrom (a horizon stays at least 1).
@@ -236,7 +243,7 @@ func (p *Player) bid(rs *rules.Ruleset, s *bot.State, legal protocol.Bids, deadl
 	if rs.FirstLead == rules.MakerLeads {
 		leader = k.me
 	}
-	for time.Now().Before(deadline) {
+	for time.Now().Before(deadline) && !p.enough(n) {
 		w := k.sample(p.rng)
 		var values [protocol.NumSuits]int
 		for _, su := range suits {

@@ -3,8 +3,6 @@ package search
 import (
 	"context"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -168,7 +166,7 @@ func randomBot(seed uint64) bot.Bot {
 
 // match plays pairs duplicate pairs of pimc (NS, or seat N at three) against opp in process
 // and fails on any fault.
-func match(tb testing.TB, rs rules.Ruleset, cfg Config, opp func(seed uint64) bot.Bot, pairs int, seed uint64) *referee.Result {
+func match(tb testing.TB, rs rules.Ruleset, cfg Config, opp func(seed uint64) bot.Bot, pairs int, seed uint64, records referee.DealConsumer) *referee.Result {
 	tb.Helper()
 	var e []referee.Entrant
 	for i := range rs.Players {
@@ -182,7 +180,7 @@ func match(tb testing.TB, rs rules.Ruleset, cfg Config, opp func(seed uint64) bo
 	}
 	tc := referee.DefaultTimeControl
 	tc.Decision = 10 * time.Second
-	res, err := referee.Run(context.Background(), referee.Config{Rules: rs, Games: pairs, Duplicate: true, Seed: seed, Time: tc}, e)
+	res, err := referee.Run(context.Background(), referee.Config{Rules: rs, Games: pairs, Duplicate: true, Seed: seed, Time: tc, Records: records}, e)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -208,41 +206,7 @@ func TestEveryPreset(t *testing.T) {
 			if rs.Players == 3 {
 				opp = randomBot
 			}
-			match(t, rs, cfg, opp, 1, 19)
+			match(t, rs, cfg, opp, 1, 19, nil)
 		})
 	}
-}
-
-// TestStrength plays PIMC_PAIRS duplicate pairs (default: skipped) against the heuristic
-// in process, at PIMC_BUDGET per decision (default 20ms), and logs the points share. A
-// tuning aid; the figures in BENCHMARKS.md come from arena match with real processes.
-//
-//	PIMC_PAIRS=20 PIMC_BUDGET=20ms go test -run TestStrength -v ./examplebots/go/pimc/search
-func TestStrength(t *testing.T) {
-	pairs, _ := strconv.Atoi(os.Getenv("PIMC_PAIRS"))
-	if pairs == 0 {
-		t.Skip("a tuning run: set PIMC_PAIRS")
-	}
-	cfg := DefaultConfig()
-	cfg.Budget = 20 * time.Millisecond
-	if b, err := time.ParseDuration(os.Getenv("PIMC_BUDGET")); err == nil {
-		cfg.Budget = b
-	}
-	if h, err := strconv.Atoi(os.Getenv("PIMC_HORIZON")); err == nil {
-		cfg.Horizon = h
-	}
-	if h, err := strconv.Atoi(os.Getenv("PIMC_BID_HORIZON")); err == nil {
-		cfg.BidHorizon = h
-	}
-	if h, err := strconv.Atoi(os.Getenv("PIMC_EXACT")); err == nil {
-		cfg.ExactTricks = h
-	}
-	if h, err := strconv.Atoi(os.Getenv("PIMC_PASS_BELOW")); err == nil {
-		cfg.PassBelow = h
-	}
-	rs, _ := rules.Preset("amsterdams")
-	res := match(t, rs, cfg, func(uint64) bot.Bot { return strategy.Bot() }, pairs, 2026)
-	a, b := res.Sides[0], res.Sides[1]
-	t.Logf("%d pairs, %d deals: pimc %d, heuristic %d: share %.1f%%; pimc made %d nat %d, heuristic made %d nat %d; pimc's slowest answer %v",
-		pairs, res.Deals, a.Points, b.Points, 100*float64(a.Points)/float64(a.Points+b.Points), a.Made, a.Nat, b.Made, b.Nat, res.Bots[0].MaxWall)
 }
