@@ -166,32 +166,6 @@ func (s *Solver) leaf(st *state) int {
 	return s.valueOf(&res.Score)
 }
 
-// estimate values a position at the search horizon: the card points still out (with the
-// last-trick bonus and any discards) are shared out in proportion to each side's strength
-// in the remaining cards (their card points, plus 10 for each trump), and the deal is scored
-// as if it ended so, nat rules included (pit is not foreseen).
-func (s *Solver) estimate(st *state) int {
-	cards := st.cards
-	var weight [protocol.MaxSeats]int
-	total := 0
-	rest := s.rs.LastTrickBonus + rules.SetPoints(s.discard, s.trump)
-	for i := range s.players {
-		h := st.hands[i]
-		pts := rules.SetPoints(h, s.trump)
-		rest += pts
-		w := pts + 10*(h&protocol.SuitMask(s.trump)).Len() + 1
-		weight[s.rs.SideOf(protocol.Seat(i))] += w
-		total += w
-	}
-	var won [protocol.MaxSeats]int
-	for i := range s.rs.Sides() {
-		cards[i] += rest * weight[i] / total
-		won[i] = 1 // no pit at the horizon: every side is taken to win a trick
-	}
-	res := rules.ScoreDeal(s.rs, s.makerSide, cards, st.roem, won)
-	return s.valueOf(&res.Score)
-}
-
 // Aborted reports whether the last search ran past the Deadline.
 func (s *Solver) Aborted() bool { return s.aborted }
 

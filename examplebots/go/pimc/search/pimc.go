@@ -39,6 +39,9 @@ type Config struct {
 	// PassBelow is the average value (own side's score minus the other's) under which the
 	// bot passes rather than choose a suit, when it may pass.
 	PassBelow int
+	// HeuristicPass makes the bot pass, when it may, where the heuristic bot would (package
+	// strategy), and search only to choose the suit when it plays; PassBelow is then unused.
+	HeuristicPass bool
 	// Worlds, when positive, caps the worlds valued for one decision: with a Budget long
 	// enough for them, the bot then plays the same whatever the load of the machine (for
 	// strength tests).
@@ -234,6 +237,12 @@ func (p *Player) bid(rs *rules.Ruleset, s *bot.State, legal protocol.Bids, deadl
 	k := newKnowledge(rs, s, protocol.NoSuit, 0)
 	if k.me < 0 || p.cfg.BidHorizon == 0 {
 		return strategy.Decide(s, bot.Decision{Kind: bot.BidKind, LegalBids: legal}).Bid
+	}
+	if p.cfg.HeuristicPass && legal.Has(protocol.BidPass) {
+		if strategy.Decide(s, bot.Decision{Kind: bot.BidKind, LegalBids: legal}).Bid == protocol.BidPass {
+			return protocol.BidPass
+		}
+		legal &^= 1 << protocol.BidPass
 	}
 	p.solver.Horizon, p.solver.Deadline = p.cfg.BidHorizon, deadline
 	var sum [protocol.NumSuits]int

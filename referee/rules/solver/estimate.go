@@ -1,0 +1,179 @@
+package solver
+
+import (
+	"math/bits"
+
+	"github.com/klaverjas-arena/arena/protocol"
+	"github.com/klaverjas-arena/arena/referee/rules"
+)
+
+// The estimate at the search horizon. At a table of four it predicts how the points still
+// out will be shared (their difference between the sides, roem in the tricks to come
+// included) by a linear model of the cards left, fitted for each number of tricks left to
+// the exact values of the solver (TestFitEstimate); then the deal is scored as if it ended
+// so, nat rules included. At a table of three it shares the points in proportion to each
+// side's strength (proportional).
+
+// numFeatures is the number of features of a side's cards (features).
+const numFeatures = 8
+
+// The features of a side's cards, each counted over the side's hands.
+const (
+	fPoints     = iota // card points held
+	fTrumps            // trumps held
+	fTopTrumps         // trumps higher than every trump of the other side
+	fTrumpPts          // card points in trumps
+	fBoss              // plain cards that are the highest left in their suit
+	fBossPoints        // card points of those
+	fRuffs             // plain suits a hand with trumps is void in and the other side holds
+	fLead              // 1 if the side leads the next trick
+)
+
+// fittedTricks are the tricks left for which estimateWeights has a fit; outside them the
+// nearest is used.
+const minFitted, maxFitted = 2, 6
+
+// estimateWeights[l-minFitted] are the weights, for l tricks left, of the difference
+// between the two sides' features; their sum is the predicted difference of the points
+// still to come. Fitted by TestFitEstimate (SOLVER_FIT=5000, amsterdams).
+var estimateWeights = [maxFitted - minFitted + 1][numFeatures]float64{
+	{-0.14, 1.29, 12.50, 0.89, 5.48, 1.01, 5.76, 9.16},
+	{0.20, 5.60, 8.40, 0.89, 6.86, 0.75, 5.65, 8.96},
+	{0.53, 8.11, 6.47, 0.79, 7.36, 0.61, 5.57, 10.97},
+	{0.63, 8.65, 5.82, 0.82, 8.15, 0.63, 7.90, 12.09},
+	{0.74, 8.33, 6.11, 0.79, 3.77, 1.19, 12.66, 12.14},
+}
+
+// byPowerMask[t][m] is the set m of a suit's ranks (bit r for natural rank r) with bit k
+// for power k instead (t=1 as trumps), and maskPoints[t][m] their card points.
+var (
+	byPowerMask [2][256]uint8
+	maskPoints  [2][256]int
+)
+
+func init() {
+	for t := range 2 {
+		su := protocol.Suit(t) // a trump suit for t=1, a plain suit for t=0
+		trump := protocol.Suit(1)
+		power := [2]*[protocol.NumRanks]uint8{&plainPower, &trumpPower}[t] // byPower is not set yet
+		for m := range 256 {
+			for r := range protocol.Rank(protocol.NumRanks) {
+				if m&(1<<r) != 0 {
+					byPowerMask[t][m] |= 1 << power[r]
+					maskPoints[t][m] += rules.Points(protocol.NewCard(r, su), trump)
+				}
+			}
+		}
+	}
+}
+
+// features adds the features of the cards of st to f, per side (a table of four).
+func (s *Solver) features(st *state, f *[2][numFeatures]float64) {
+	var sideCards [2]protocol.CardSet
+	for i := range 4 {
+		sideCards[s.rs.SideOf(protocol.Seat(i))] |= st.hands[i]
+	}
+	for su := range protocol.Suit(protocol.NumSuits) {
+		shift := 8 * uint(su)
+		m := [2]uint8{uint8(sideCards[0] >> shift), uint8(sideCards[1] >> shift)}
+		t := 0
+		if su == s.trump {
+			t = 1
+		}
+		pa, pb := byPowerMask[t][m[0]], byPowerMask[t][m[1]]
+		for side := range 2 {
+			f[side][fPoints] += float64(maskPoints[t][m[side]])
+		}
+		if pa|pb == 0 {
+			continue
+		}
+		top := 0 // the side holding the suit's highest card
+		if pb > pa {
+			top = 1
+		}
+		pTop, pOther := [2]uint8{pa, pb}[top], [2]uint8{pb, pa}[top]
+		if t == 1 {
+			for side := range 2 {
+				f[side][fTrumps] = float64(bits.OnesCount8(m[side]))
+				f[side][fTrumpPts] = float64(maskPoints[1][m[side]])
+			}
+			f[top][fTopTrumps] = float64(bits.OnesCount8(pTop >> bits.Len8(pOther)))
+			continue
+		}
+		f[top][fBoss]++
+		k := bits.Len8(pTop) - 1
+		f[top][fBossPoints] += float64(maskPoints[0][1<<byPower[0][k]])
+	}
+	trumpMask := protocol.SuitMask(s.trump)
+	for i := range 4 {
+		h := st.hands[i]
+		if h&trumpMask == 0 {
+			continue
+		}
+		side := s.rs.SideOf(protocol.Seat(i))
+		for su := range protocol.Suit(protocol.NumSuits) {
+			if su != s.trump && h&protocol.SuitMask(su) == 0 && sideCards[1-side]&protocol.SuitMask(su) != 0 {
+				f[side][fRuffs]++
+			}
+		}
+	}
+	f[s.rs.SideOf(st.trick.Leader)][fLead] = 1
+}
+
+// predictedDiff returns the model's difference, side 0 less side 1, of the points still to
+// come in st (a position at the start of a trick at a table of four).
+func (s *Solver) predictedDiff(st *state) float64 {
+	var f [2][numFeatures]float64
+	s.features(st, &f)
+	w := &estimateWeights[min(max(st.tricksLeft, minFitted), maxFitted)-minFitted]
+	d := 0.0
+	for i := range numFeatures {
+		d += w[i] * (f[0][i] - f[1][i])
+	}
+	return d
+}
+
+// estimate values a position at the search horizon (see the top of this file).
+func (s *Solver) estimate(st *state) int {
+	if s.players != 4 {
+		return s.proportional(st)
+	}
+	cards := st.cards
+	rest := s.rs.LastTrickBonus + rules.SetPoints(s.discard, s.trump)
+	for i := range s.players {
+		rest += rules.SetPoints(st.hands[i], s.trump)
+	}
+	d := int(s.predictedDiff(st))
+	d = min(max(d, -rest), rest)
+	cards[0] += (rest + d) / 2
+	cards[1] += rest - (rest+d)/2
+	won := [protocol.MaxSeats]int{1, 1} // no pit at the horizon: every side is taken to win a trick
+	res := rules.ScoreDeal(s.rs, s.makerSide, cards, st.roem, won)
+	return s.valueOf(&res.Score)
+}
+
+// proportional values a position at the search horizon by sharing the card points still
+// out (with the last-trick bonus and any discards) in proportion to each side's strength in
+// the remaining cards (their card points, plus 10 for each trump), and scoring the deal as
+// if it ended so, nat rules included (pit is not foreseen).
+func (s *Solver) proportional(st *state) int {
+	cards := st.cards
+	var weight [protocol.MaxSeats]int
+	total := 0
+	rest := s.rs.LastTrickBonus + rules.SetPoints(s.discard, s.trump)
+	for i := range s.players {
+		h := st.hands[i]
+		pts := rules.SetPoints(h, s.trump)
+		rest += pts
+		w := pts + 10*(h&protocol.SuitMask(s.trump)).Len() + 1
+		weight[s.rs.SideOf(protocol.Seat(i))] += w
+		total += w
+	}
+	var won [protocol.MaxSeats]int
+	for i := range s.rs.Sides() {
+		cards[i] += rest * weight[i] / total
+		won[i] = 1 // no pit at the horizon: every side is taken to win a trick
+	}
+	res := rules.ScoreDeal(s.rs, s.makerSide, cards, st.roem, won)
+	return s.valueOf(&res.Score)
+}

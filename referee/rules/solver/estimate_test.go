@@ -1,0 +1,179 @@
+package solver
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/klaverjas-arena/arena/protocol"
+	"github.com/klaverjas-arena/arena/referee/rules"
+)
+
+// sample is one position for the fit: the features of both sides, the exact difference of
+// the points to come, and the points still out.
+type sample struct {
+	f    [2][numFeatures]float64
+	y    float64
+	rest int
+	prop float64 // the proportional estimate's difference
+}
+
+// playedDeal is a random amsterdams deal (random bidding) played to the start of the trick
+// with tricksLeft tricks left by the solver one trick deep with all cards open: positions
+// like those the bot's search meets, rather than after random play.
+func playedDeal(rng *rand.Rand, rs *rules.Ruleset, s *Solver, tricksLeft int) *rules.Deal {
+	deck := rules.Shuffle(rng)
+	setup := rules.Setup{Dealer: protocol.Seat(rng.IntN(rs.Players)), Pile: rules.ShufflePile(rs, rng)}
+	setup.Hands, setup.Skart = rules.DealHands(rs, &deck, setup.Dealer)
+	d, err := rules.NewDeal(rs, setup)
+	if err != nil {
+		panic(err)
+	}
+	for d.Phase() != rules.PhasePlay {
+		rules.RandomAction(d, rng)
+	}
+	s.Horizon = 1
+	defer func() { s.Horizon = 0 }()
+	for d.Phase() != rules.PhaseDone {
+		if d.Phase() != rules.PhasePlay {
+			rules.RandomAction(d, rng)
+			continue
+		}
+		if d.NumTricks()-len(d.Tricks()) == tricksLeft && d.Trick().N == 0 {
+			return d
+		}
+		p, _ := FromDeal(d)
+		c, _ := s.Best(&p)
+		if rng.IntN(8) == 0 {
+			c = d.Legal().Nth(rng.IntN(d.Legal().Len()))
+		}
+		d.PlayUnchecked(c)
+	}
+	return nil
+}
+
+// sampleAt returns the sample of deal d's position: the exact value with the score so far
+// set so that nat cannot happen and pit is out, so that it is the points to come alone.
+func sampleAt(s *Solver, d *rules.Deal) sample {
+	p, _ := FromDeal(d)
+	p.Maker = protocol.North
+	p.Cards, p.Roem, p.Won = [protocol.MaxSeats]int{300}, [protocol.MaxSeats]int{}, [protocol.MaxSeats]int{1, 1}
+	var sm sample
+	sm.y = float64(s.Value(&p, 0) - 300)
+	st := s.begin(&p, 0)
+	s.features(&st, &sm.f)
+	sm.rest = s.rs.LastTrickBonus
+	var weight [2]int
+	for i := range s.players {
+		pts := rules.SetPoints(st.hands[i], s.trump)
+		sm.rest += pts
+		weight[s.rs.SideOf(protocol.Seat(i))] += pts + 10*(st.hands[i]&protocol.SuitMask(s.trump)).Len() + 1
+	}
+	sm.prop = float64(sm.rest) * float64(weight[0]-weight[1]) / float64(weight[0]+weight[1])
+	return sm
+}
+
+// TestFitEstimate fits the weights of the estimate (estimateWeights) to SOLVER_FIT
+// positions per number of tricks left (default: skipped), on four fifths of them, and
+// reports the root mean square error of the fit and of the proportional estimate on the
+// rest. It prints the weights as Go.
+//
+//	SOLVER_FIT=4000 go test -run TestFitEstimate -v ./referee/rules/solver
+func TestFitEstimate(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("SOLVER_FIT"))
+	if n == 0 {
+		t.Skip("a tuning run: set SOLVER_FIT")
+	}
+	rs, _ := rules.Preset("amsterdams")
+	s := New(20)
+	var out strings.Builder
+	for l := minFitted; l <= maxFitted; l++ {
+		rng := rand.New(rand.NewPCG(11, uint64(l)))
+		var samples []sample
+		for len(samples) < n {
+			if d := playedDeal(rng, &rs, s, l); d != nil {
+				samples = append(samples, sampleAt(s, d))
+			}
+		}
+		train, test := samples[:n*4/5], samples[n*4/5:]
+		w := fit(train)
+		var fitErr, propErr, curErr float64
+		for _, sm := range test {
+			fitErr += sq(predict(&w, &sm) - sm.y)
+			curErr += sq(predict(&estimateWeights[l-minFitted], &sm) - sm.y)
+			propErr += sq(sm.prop - sm.y)
+		}
+		m := float64(len(test))
+		t.Logf("%d tricks left: rms error of the fit %.1f, of the weights in use %.1f, of the proportional estimate %.1f (points to come: %d)",
+			l, math.Sqrt(fitErr/m), math.Sqrt(curErr/m), math.Sqrt(propErr/m), samples[0].rest)
+		fmt.Fprintf(&out, "\t{")
+		for i, x := range w {
+			if i > 0 {
+				out.WriteString(", ")
+			}
+			fmt.Fprintf(&out, "%.2f", x)
+		}
+		out.WriteString("},\n")
+	}
+	t.Logf("weights:\n%s", out.String())
+}
+
+func sq(x float64) float64 { return x * x }
+
+func predict(w *[numFeatures]float64, sm *sample) float64 {
+	d := 0.0
+	for i := range numFeatures {
+		d += w[i] * (sm.f[0][i] - sm.f[1][i])
+	}
+	return d
+}
+
+// fit solves the least-squares weights of the feature differences for y (a little ridge
+// keeps it regular), by Gaussian elimination.
+func fit(samples []sample) [numFeatures]float64 {
+	const k = numFeatures
+	var a [k][k + 1]float64
+	for _, sm := range samples {
+		var x [k]float64
+		for i := range k {
+			x[i] = sm.f[0][i] - sm.f[1][i]
+		}
+		for i := range k {
+			for j := range k {
+				a[i][j] += x[i] * x[j]
+			}
+			a[i][k] += x[i] * sm.y
+		}
+	}
+	for i := range k {
+		a[i][i] += 1e-3 * float64(len(samples))
+	}
+	for c := range k {
+		p := c
+		for r := c + 1; r < k; r++ {
+			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
+				p = r
+			}
+		}
+		a[c], a[p] = a[p], a[c]
+		for r := range k {
+			if r != c && a[c][c] != 0 {
+				f := a[r][c] / a[c][c]
+				for j := c; j <= k; j++ {
+					a[r][j] -= f * a[c][j]
+				}
+			}
+		}
+	}
+	var w [k]float64
+	for i := range k {
+		if a[i][i] != 0 {
+			w[i] = a[i][k] / a[i][i]
+		}
+	}
+	return w
+}
