@@ -177,3 +177,27 @@ func fit(samples []sample) [numFeatures]float64 {
 	}
 	return w
 }
+
+// TestEstimateBeatsProportional wants the fitted estimate closer to the exact points to come
+// than the proportional share, on positions it was not fitted to.
+func TestEstimateBeatsProportional(t *testing.T) {
+	rs, _ := rules.Preset("amsterdams")
+	s := New(18)
+	for _, l := range []int{3, 5} {
+		rng := rand.New(rand.NewPCG(99, uint64(l)))
+		var fitErr, propErr float64
+		for n := 0; n < 150; {
+			d := playedDeal(rng, &rs, s, l)
+			if d == nil {
+				continue
+			}
+			n++
+			sm := sampleAt(s, d)
+			fitErr += sq(predict(&estimateWeights[l-minFitted], &sm) - sm.y)
+			propErr += sq(sm.prop - sm.y)
+		}
+		if fitErr >= propErr*0.8 {
+			t.Errorf("%d tricks left: squared error of the estimate %.0f, of the proportional share %.0f: want at most 80%%", l, fitErr, propErr)
+		}
+	}
+}
