@@ -39,6 +39,12 @@ type Config struct {
 	// PassBelow is the average value (own side's score minus the other's) under which the
 	// bot passes rather than choose a suit, when it may pass.
 	PassBelow int
+	// PassValue makes the bot value passing, where the bidding is direct_kiezen at a table of
+	// four, by playing out in each world the bidding after it: the others bid as the
+	// heuristic bot does (strategy.Strength), voorhand names a suit when all have passed, and
+	// the contract that results is valued as its own are. The bot then passes when its best
+	// suit is worth less than passing plus PassBelow.
+	PassValue bool
 	// HeuristicPass makes the bot pass, when it may, where the heuristic bot would (package
 	// strategy), and search only to choose the suit when it plays; PassBelow is then unused.
 	HeuristicPass bool
@@ -205,94 +211,18 @@ func (p *Player) depths(t time.Duration) (exact, horizon int) {
 
 // stukSeat returns, under announced stuk, the seat that holds (or held) king and queen of
 // trumps in world w and has not yet played both; else NoSeat.
-func (k *knowledge) stukSeat(w *world) protocol.Seat {
+func (k *knowledge) stukSeat(w *world) protocol.Seat { return k.stukSeatOf(w, k.trump) }
+
+// stukSeatOf is stukSeat with trump as trumps.
+func (k *knowledge) stukSeatOf(w *world, trump protocol.Suit) protocol.Seat {
 	if k.rs.StukScoring != rules.StukAnnouncedByHolder {
 		return protocol.NoSeat
 	}
-	stuk := protocol.SetOf(protocol.NewCard(protocol.King, k.trump), protocol.NewCard(protocol.Queen, k.trump))
+	stuk := protocol.SetOf(protocol.NewCard(protocol.King, trump), protocol.NewCard(protocol.Queen, trump))
 	for i := range k.n {
 		if (w.hands[i]|k.played[i])&stuk == stuk && w.hands[i]&stuk != 0 {
 			return protocol.Seat(i)
 		}
 	}
 	return protocol.NoSeat
-}
-
-// bid values each suit the bot may choose by PIMC over the deals its hand allows (the solver
-// BidHorizon tricks deep from the first lead, with the estimate after that), and chooses the
-// best, or passes when it may and the best is worth less than PassBelow.
-func (p *Player) bid(rs *rules.Ruleset, s *bot.State, legal protocol.Bids, deadline time.Time) protocol.Bid {
-	var suits []protocol.Suit
-	for su := range protocol.Suit(protocol.NumSuits) {
-		if legal.Has(protocol.PlaySuit(su)) {
-			suits = append(suits, su)
-		}
-	}
-	if len(suits) == 0 {
-		return protocol.BidPass
-	}
-	if len(suits) == 1 && !legal.Has(protocol.BidPass) {
-		return protocol.PlaySuit(suits[0])
-	}
-	k := newKnowledge(rs, s, protocol.NoSuit, 0)
-	if k.me < 0 || p.cfg.BidHorizon == 0 {
-		return strategy.Decide(s, bot.Decision{Kind: bot.BidKind, LegalBids: legal}).Bid
-	}
-	if p.cfg.HeuristicPass && legal.Has(protocol.BidPass) {
-		if strategy.Decide(s, bot.Decision{Kind: bot.BidKind, LegalBids: legal}).Bid == protocol.BidPass {
-			return protocol.BidPass
-		}
-		legal &^= 1 << protocol.BidPass
-	}
-	p.solver.Horizon, p.solver.Deadline = p.cfg.BidHorizon, deadline
-	var sum [protocol.NumSuits]int
-	n := 0
-	side := rs.SideOf(protocol.Seat(k.me))
-	leader := 0 // left of the dealer leads: the first seat in play order
-	if rs.FirstLead == rules.MakerLeads {
-		leader = k.me
-	}
-	for time.Now().Before(deadline) && !p.enough(n) {
-		w := k.sample(p.rng)
-		var values [protocol.NumSuits]int
-		for _, su := range suits {
-			pos := solver.Position{Rules: rs, Trump: su, Maker: protocol.Seat(k.me), Hands: w.hands, StukSeat: protocol.NoSeat}
-			pos.Trick = rules.Trick{Leader: protocol.Seat(leader)}
-			if rs.Players == 3 {
-				// The Player takes the skart (the cards out of every hand) and lays away two.
-				hand := pos.Hands[k.me] | w.discard
-				a := bot.LowestDiscard(hand, su)
-				pos.Discard = protocol.SetOf(a[0], a[1])
-				pos.Hands[k.me] = hand &^ pos.Discard
-			}
-			if rs.StukScoring == rules.StukAnnouncedByHolder {
-				pos.StukSeat = k.stukSeat(&world{hands: pos.Hands})
-			}
-			values[su] = p.solver.Value(&pos, side)
-			if p.solver.Aborted() {
-				break
-			}
-		}
-		if p.solver.Aborted() {
-			break
-		}
-		for _, su := range suits {
-			sum[su] += values[su]
-		}
-		n++
-	}
-	p.Worlds = n
-	if n == 0 {
-		return strategy.Decide(s, bot.Decision{Kind: bot.BidKind, LegalBids: legal}).Bid
-	}
-	best := suits[0]
-	for _, su := range suits {
-		if sum[su] > sum[best] {
-			best = su
-		}
-	}
-	if legal.Has(protocol.BidPass) && sum[best] < p.cfg.PassBelow*n {
-		return protocol.BidPass
-	}
-	return protocol.PlaySuit(best)
 }

@@ -131,12 +131,14 @@ func (k *knowledge) learnBids(rs *rules.Ruleset, s *bot.State) {
 	passes := 0
 	for _, b := range s.Bids {
 		i := k.index(b.Seat)
+		if b.Bid == protocol.BidPass {
+			passes++
+		}
 		if i < 0 || i == k.me {
 			continue
 		}
 		if b.Bid == protocol.BidPass {
 			k.passedOn[i] = 0xF
-			passes++
 		} else if passes < k.n {
 			k.chose = i // chose freely, before a compulsory round
 		}
@@ -144,11 +146,12 @@ func (k *knowledge) learnBids(rs *rules.Ruleset, s *bot.State) {
 }
 
 // passThreshold is the strategy.Strength at or above which the model says a seat would have
-// chosen a suit rather than pass.
+// chosen a suit rather than pass, at a table of three; at four it is bidderThreshold, as
+// the heuristic bot bids (and the PIMC bot with HeuristicPass).
 const passThreshold = 70
 
 // choseThreshold is the strategy.Strength below which the model says a seat would not have
-// chosen its trump suit freely.
+// chosen its trump suit freely; at four its strongest suit must also reach bidderThreshold.
 const choseThreshold = 45
 
 // world is one full layout of the cards consistent with the knowledge.
@@ -234,18 +237,30 @@ func (k *knowledge) room(i int, constrained bool) int {
 }
 
 // plausibleBids reports whether no seat that passed would, by the bid model, have chosen a
-// suit with the cards it was dealt in w.
+// suit with the cards it was dealt in w, and the seat that chose trumps freely would have.
 func (k *knowledge) plausibleBids(w *world) bool {
 	for i := range k.n {
 		if k.passedOn[i] == 0 && i != k.chose {
 			continue
 		}
 		dealt := w.hands[i] | k.played[i]
-		if i == k.chose && k.trump.Valid() && strategy.Strength(k.rs, dealt, k.trump) < choseThreshold {
-			return false
+		threshold := passThreshold
+		if k.n == 4 {
+			threshold = bidderThreshold
+			if i == 0 || k.rs.FirstLead == rules.MakerLeads {
+				threshold -= 4 // the heuristic's bonus for leading the first trick
+			}
+		}
+		if i == k.chose && k.trump.Valid() {
+			if strategy.Strength(k.rs, dealt, k.trump) < choseThreshold {
+				return false
+			}
+			if _, st := strongestSuit(k.rs, dealt); k.n == 4 && st < threshold {
+				return false
+			}
 		}
 		for su := range protocol.Suit(protocol.NumSuits) {
-			if k.passedOn[i]&(1<<su) != 0 && strategy.Strength(k.rs, dealt, su) >= passThreshold {
+			if k.passedOn[i]&(1<<su) != 0 && strategy.Strength(k.rs, dealt, su) >= threshold {
 				return false
 			}
 		}
