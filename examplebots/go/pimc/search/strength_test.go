@@ -21,7 +21,7 @@ import (
 // on the load of the machine (the budget is then 10 s unless PIMC_BUDGET says otherwise);
 // PIMC_SEED picks the deals (default 2026), PIMC_HORIZON, PIMC_BID_HORIZON, PIMC_EXACT and
 // PIMC_PASS_BELOW override the configuration, PIMC_HEURISTIC_PASS and PIMC_PASS_VALUE
-// (any value) set HeuristicPass and PassValue.
+// (true or false) HeuristicPass and PassValue.
 //
 //	PIMC_PAIRS=20 PIMC_WORLDS=50 go test -run TestStrength -v ./examplebots/go/pimc/search
 func TestStrength(t *testing.T) {
@@ -47,8 +47,12 @@ func TestStrength(t *testing.T) {
 	env("PIMC_BID_HORIZON", &cfg.BidHorizon)
 	env("PIMC_EXACT", &cfg.ExactTricks)
 	env("PIMC_PASS_BELOW", &cfg.PassBelow)
-	cfg.HeuristicPass = os.Getenv("PIMC_HEURISTIC_PASS") != ""
-	cfg.PassValue = os.Getenv("PIMC_PASS_VALUE") != ""
+	if v, err := strconv.ParseBool(os.Getenv("PIMC_HEURISTIC_PASS")); err == nil {
+		cfg.HeuristicPass = v
+	}
+	if v, err := strconv.ParseBool(os.Getenv("PIMC_PASS_VALUE")); err == nil {
+		cfg.PassValue = v
+	}
 	seed := uint64(2026)
 	if n, err := strconv.ParseUint(os.Getenv("PIMC_SEED"), 10, 64); err == nil {
 		seed = n
