@@ -210,3 +210,27 @@ func TestEveryPreset(t *testing.T) {
 		})
 	}
 }
+
+// TestAfterPass checks the bidding the bot plays out after its pass: the first seat after
+// it with a hand the heuristic would play on names its strongest suit; when none has one,
+// voorhand must name a suit.
+func TestAfterPass(t *testing.T) {
+	rs, _ := rules.Preset("amsterdams")
+	k := &knowledge{rs: &rs, n: 4, me: 1}
+	var w world
+	w.hands[0] = cards(t, "7C 8C 9C 7D 8D 9D 7H 8H")
+	w.hands[1] = cards(t, "TC QC KC TD QD KD 9H TH")
+	w.hands[2] = cards(t, "7C 8C 7D 8D 7H 8H QC QD")
+	w.hands[3] = cards(t, "7S 8S 9S JS QS KS AS KC")
+	if maker, trump := k.afterPass(&w); maker != 3 || trump != protocol.Spades {
+		t.Errorf("seat 2 weak, seat 3 with the spades: maker %d, trumps %s; want 3, spades", maker, trump)
+	}
+	w.hands[3], w.hands[2] = w.hands[2], w.hands[3]
+	if maker, trump := k.afterPass(&w); maker != 2 || trump != protocol.Spades {
+		t.Errorf("the spades with the seat after the bot: maker %d, trumps %s; want 2, spades", maker, trump)
+	}
+	k.me = 3
+	if maker, _ := k.afterPass(&w); maker != 0 {
+		t.Errorf("the bot speaks last: maker %d, want voorhand (0), who must name a suit", maker)
+	}
+}
