@@ -125,7 +125,9 @@ func TestLeagueKill9Resume(t *testing.T) {
 	kills := 8
 	if n, err := strconv.Atoi(os.Getenv("ARENA_SOAK")); err == nil {
 		kills = n
-		file = writeLeague(t, dir, 4, 40, "")
+		// Enough matches for every kill to find the league running: with its processes kept
+		// (keep_bots), a league of these bots plays some 3,000 deals a second.
+		file = writeLeague(t, dir, 4, max(40, 10*n), "")
 	}
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d (kills %d)", seed, kills)
