@@ -126,8 +126,9 @@ func TestLeagueKill9Resume(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("ARENA_SOAK")); err == nil {
 		kills = n
 		// Enough matches for every kill to find the league running: with its processes kept
-		// (keep_bots), a league of these bots plays some 3,000 deals a second.
-		file = writeLeague(t, dir, 4, max(40, 10*n), "")
+		// (keep_bots), a league of these bots plays about 1,700 deals between two kills (116
+		// kills took a league of 2,000 games per pairing, 192,000 deals).
+		file = writeLeague(t, dir, 4, max(40, 25*n), "")
 	}
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d (kills %d)", seed, kills)
