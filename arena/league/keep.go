@@ -65,7 +65,7 @@ func (k *keeper) take(bot int) *keptConn {
 	for i := len(k.idle) - 1; i >= 0 && found == nil; i-- {
 		if c := k.idle[i]; c.bot == bot {
 			k.idle = slices.Delete(k.idle, i, i+1)
-			if c.exited() || c.wake() != nil {
+			if woke := c.wake(); c.exited() || woke != nil {
 				gone = append(gone, c)
 			} else {
 				found = c
