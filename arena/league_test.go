@@ -125,7 +125,9 @@ func TestLeagueKill9Resume(t *testing.T) {
 	kills := 8
 	if n, err := strconv.Atoi(os.Getenv("ARENA_SOAK")); err == nil {
 		kills = n
-		file = writeLeague(t, dir, 4, 40, "")
+		// Enough matches for every kill to find the league running: with its processes kept
+		// (keep_bots), a league of these bots plays about 1,000 deals between two kills.
+		file = writeLeague(t, dir, 4, max(40, 15*n), "")
 	}
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d (kills %d)", seed, kills)
@@ -166,7 +168,9 @@ func TestLeagueKill9Resume(t *testing.T) {
 func killAndResume(t *testing.T, arena, db, file string, kills int, rng *rand.Rand) int {
 	t.Helper()
 	// A kill's moment is drawn from a window that widens each time a kill left no match half
-	// played: on a loaded machine the arena may not have started a match within the first one.
+	// played (on a loaded machine the arena may not have started a match within the first one)
+	// and narrows again each time one did (a fast league would otherwise run through its
+	// matches in a few wide windows).
 	killed, partial, window := 0, 0, 1
 	var left []map[int][]string // per kill, the deals of the matches it left half played
 	for killed < kills {
@@ -194,6 +198,7 @@ func killAndResume(t *testing.T, arena, db, file string, kills int, rng *rand.Ra
 				window = min(2*window, 16)
 			} else {
 				partial++
+				window = max(window/2, 1)
 			}
 			left = append(left, p)
 		}
@@ -282,15 +287,15 @@ func storedDeals(t *testing.T, path string, done bool) map[int]storedMatch {
 	return out
 }
 
-// TestLeagueKeepBotsKill9: with keep_bots = true (a bot's process plays several matches in
-// a row), a league killed with SIGKILL and resumed still stores every scheduled deal exactly
-// once, with totals equal to a recomputation from the deals. (Its results may differ from an
-// uninterrupted run's: the bots are seeded once per process.)
-func TestLeagueKeepBotsKill9(t *testing.T) {
+// TestLeagueFreshBotsKill9: with keep_bots = false (fresh bot processes for every match; the
+// default, kept processes, is TestLeagueKill9Resume's), a league killed with SIGKILL and
+// resumed still stores every scheduled deal exactly once, with totals equal to a
+// recomputation from the deals.
+func TestLeagueFreshBotsKill9(t *testing.T) {
 	arena, _ := buildTools(t)
 	dir := botDir(t)
-	file := writeLeague(t, dir, 3, 40, "keep_bots = true")
-	db := filepath.Join(dir, "keep.db")
+	file := writeLeague(t, dir, 3, 40, "keep_bots = false")
+	db := filepath.Join(dir, "fresh.db")
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	killAndResume(t, arena, db, file, 8, rand.New(rand.NewPCG(seed, 0)))
