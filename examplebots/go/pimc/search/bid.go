@@ -31,7 +31,8 @@ func (p *Player) bid(rs *rules.Ruleset, s *bot.State, legal protocol.Bids, deadl
 	if k.me < 0 || p.cfg.BidHorizon == 0 {
 		return strategy.Decide(s, bot.Decision{Kind: bot.BidKind, LegalBids: legal}).Bid
 	}
-	if p.cfg.HeuristicPass && legal.Has(protocol.BidPass) {
+	simulate := p.cfg.PassValue && rs.Bidding == rules.DirectKiezen && rs.Players == 4 && legal.Has(protocol.BidPass)
+	if p.cfg.HeuristicPass && !simulate && legal.Has(protocol.BidPass) {
 		if strategy.Decide(s, bot.Decision{Kind: bot.BidKind, LegalBids: legal}).Bid == protocol.BidPass {
 			return protocol.BidPass
 		}
@@ -45,7 +46,6 @@ func (p *Player) bid(rs *rules.Ruleset, s *bot.State, legal protocol.Bids, deadl
 	if rs.FirstLead == rules.MakerLeads {
 		leader = k.me
 	}
-	simulate := p.cfg.PassValue && rs.Bidding == rules.DirectKiezen && rs.Players == 4 && legal.Has(protocol.BidPass)
 	passSum, forcedN := 0, 0
 	var forced [protocol.NumSuits]int // my suits' values in the worlds where I must name one later
 	for time.Now().Before(deadline) && !p.enough(n) {

@@ -3,9 +3,10 @@
 // the table has shown (voids, trump limits, passes and the trump choice), values every legal
 // choice in each such world with the open-card solver (package solver: exact near the end
 // of a deal, a few tricks deep with an estimate before that), and picks the choice with the
-// best average, until its time budget for the decision is spent. Bidding, it passes where
-// the heuristic bot would (Config.HeuristicPass) and values each suit it may name the same
-// way, from the first lead.
+// best average, until its time budget for the decision is spent. Bidding, it values each
+// suit it may name the same way, from the first lead, and passing by playing out the
+// bidding after it (Config.PassValue), or passes where the heuristic bot would
+// (Config.HeuristicPass).
 package search
 
 import (
@@ -47,8 +48,9 @@ type Config struct {
 	// the contract that results is valued as its own are. The bot then passes when its best
 	// suit is worth less than passing plus PassBelow.
 	PassValue bool
-	// HeuristicPass makes the bot pass, when it may, where the heuristic bot would (package
-	// strategy), and search only to choose the suit when it plays; PassBelow is then unused.
+	// HeuristicPass makes the bot pass, when it may and PassValue does not apply, where the
+	// heuristic bot would (package strategy), and search only to choose the suit when it
+	// plays; PassBelow is then unused.
 	HeuristicPass bool
 	// Worlds, when positive, caps the worlds valued for one decision: with a Budget long
 	// enough for them, the bot then plays the same whatever the load of the machine (for
@@ -66,11 +68,12 @@ const MinMargin = 20 * time.Millisecond
 // worlds a decision in the first tricks, and the exact search of the last five tricks about
 // 300 (BENCHMARKS.md, "PIMC bot"). With 1 ms of search (10 ms a decision) the shallower
 // search of the baseline did better, hence DeepFrom. In-process tests with 50 worlds a
-// decision found the bot's own pass decisions no better than the heuristic's, its choice of
-// suit better, hence HeuristicPass.
+// decision found the bot's pass decisions by PassBelow alone no better than the
+// heuristic's, its choice of suit better (hence HeuristicPass where PassValue does not
+// apply), and PassValue better than either.
 func DefaultConfig() Config {
 	return Config{Budget: 200 * time.Millisecond, Margin: MinMargin, ExactTricks: 5, Horizon: 3, DeepFrom: 20 * time.Millisecond,
-		BidHorizon: 2, PassBelow: 30, HeuristicPass: true}
+		BidHorizon: 2, PassBelow: 30, PassValue: true, HeuristicPass: true}
 }
 
 // Player makes the decisions of one bot process.
