@@ -215,11 +215,9 @@ func readTimes(r *bitReader, times, seats []byte) bool {
 	var seen [4]bool
 	prev := 0
 	for i := range times {
-		n := uint(0)
-		for r.read(1) == 0 {
-			if n++; n > 9 || r.err {
-				return false
-			}
+		n, ok := r.zeros(9)
+		if !ok {
+			return false
 		}
 		v := uint64(1)<<n | r.read(n)
 		z := v - 1
@@ -511,6 +509,26 @@ func (r *bitReader) read(n uint) uint64 {
 	r.nacc -= n
 	r.pos += n
 	return v
+}
+
+// zeros reads the 0 bits before the next 1 bit and that 1 bit, and returns how many 0 bits
+// there were; false if there are more than most or the data ends first (what reading a bit
+// at a time would find, in one step).
+func (r *bitReader) zeros(most uint) (uint, bool) {
+	for r.nacc <= 56 && r.next < len(r.data) { // fill the accumulator
+		r.acc |= uint64(r.data[r.next]) << r.nacc
+		r.next++
+		r.nacc += 8
+	}
+	n := uint(bits.TrailingZeros64(r.acc))
+	if n >= r.nacc || n > most {
+		r.err = n >= r.nacc
+		return 0, false
+	}
+	r.acc >>= n + 1
+	r.nacc -= n + 1
+	r.pos += n + 1
+	return n, true
 }
 
 // byteReader reads the fixed and varint fields of a row.

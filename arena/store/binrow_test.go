@@ -182,3 +182,42 @@ func TestTimeCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestBitReaderZeros: zeros finds what reading one bit at a time finds (the zeros, a code
+// with too many, the end of the data), among reads of fields, on random bit streams.
+func TestBitReaderZeros(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := range 5000 {
+		data := make([]byte, r.IntN(12))
+		for i := range data {
+			data[i] = byte(r.IntN(256)) & byte(r.IntN(256)) & byte(r.IntN(256)) // mostly 0 bits
+		}
+		fast, slow := bitReader{data: data}, bitReader{data: data}
+		for step := 0; !fast.err && step < 40; step++ {
+			if r.IntN(2) == 0 {
+				n := uint(r.IntN(12))
+				if a, b := fast.read(n), slow.read(n); a != b || fast.err != slow.err {
+					t.Fatalf("trial %d step %d: read(%d) %d (err %v), bit by bit %d (err %v)", trial, step, n, a, fast.err, b, slow.err)
+				}
+				continue
+			}
+			got, ok := fast.zeros(9)
+			want, wantOK := uint(0), true
+			for slow.read(1) == 0 {
+				if want++; want > 9 || slow.err {
+					want, wantOK = 0, false
+					break
+				}
+			}
+			if got != want || ok != wantOK {
+				t.Fatalf("trial %d step %d: zeros %d %v, bit by bit %d %v", trial, step, got, ok, want, wantOK)
+			}
+			if !ok {
+				break
+			}
+			if fast.pos != slow.pos {
+				t.Fatalf("trial %d step %d: at bit %d, bit by bit at %d", trial, step, fast.pos, slow.pos)
+			}
+		}
+	}
+}

@@ -2,9 +2,10 @@ package store
 
 import (
 	"bytes"
-	"errors"
+	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/klaverjas-arena/arena/protocol"
@@ -75,13 +76,15 @@ func (b *binDeal) score(game, deal, attempt int) DealScore {
 	return s
 }
 
-// Scores calls fn with the score of every stored deal of the league (match < 0) or of one
-// match, in key order, every deal re-refereed on the way: a binary row is re-derived by the
+// Scores calls fn once for every stored match of the league (match < 0) or for one match,
+// in index order, with the scores of its stored deals in key order (none for a match that
+// has no deal stored), every deal re-refereed on the way: a binary row is re-derived by the
 // rules engine as it is read, without building its record; any other row is decoded and
-// checked with Verify, and a deal that fails is an error with its place. The rows are
-// decoded in chunks on every CPU (GOMAXPROCS), fn called in order on the caller's goroutine.
-// fn must not keep s.
-func (db *DB) Scores(league string, match int, fn func(m *Match, s *DealScore) error) error {
+// checked with Verify. A deal or match record that fails is an error with its place, and fn
+// is not called for its match. The match records and rows are decoded in chunks of whole
+// matches on every CPU (GOMAXPROCS), fn called in order on the caller's goroutine. fn must
+// keep neither m nor deals: their memory is reused for later matches.
+func (db *DB) Scores(league string, match int, fn func(m *Match, deals []DealScore) error) error {
 	return db.view(func(tx *bolt.Tx) error {
 		b, err := leagueBucket(tx, league)
 		if err != nil {
@@ -91,27 +94,38 @@ func (db *DB) Scores(league string, match int, fn func(m *Match, s *DealScore) e
 		if err := getJSON(b, keyInfo, &l); err != nil {
 			return err
 		}
-		p := scorePipeline{b: b, l: &l, old: legacy(tx), match: match, work: make(chan *scoreChunk), order: make(chan *scoreChunk, 2*runtime.GOMAXPROCS(0)), stop: make(chan struct{})}
-		return p.run(fn)
+		workers := runtime.GOMAXPROCS(0)
+		p := scorePipeline{b: b, l: &l, old: legacy(tx), match: match, work: make(chan *scoreChunk),
+			order: make(chan *scoreChunk, 2*workers), free: make(chan *scoreChunk, 2*workers+2), stop: make(chan struct{})}
+		return p.run(workers, fn)
 	})
 }
 
-// chunkRows is the rows a worker of Scores decodes at a time.
+// chunkRows is the rows after which a chunk of Scores takes no further match.
 const chunkRows = 512
 
-// scoreChunk is a run of stored rows, each with its match, and, once done is closed, their
-// scores or the error of the first that fails.
+// scoreChunk is a run of whole matches, each its stored record and rows, and, once done is
+// closed, the matches and their scores, up to the first that fails and its error. A chunk is
+// reused once fn has seen it.
 type scoreChunk struct {
-	ms         []*Match
-	keys, vals [][]byte
-	scores     []DealScore
-	err        error
-	done       chan struct{}
+	keys, records [][]byte // each match's key and stored record
+	ends          []int    // the end of each match's rows in rows and scores
+	rows          [][2][]byte
+	ms            []Match
+	scores        []DealScore
+	err           error
+	done          chan struct{}
+}
+
+// reset empties c for the producer.
+func (c *scoreChunk) reset() {
+	c.keys, c.records, c.ends, c.rows, c.err = c.keys[:0], c.records[:0], c.ends[:0], c.rows[:0], nil
+	c.done = make(chan struct{})
 }
 
 // scorePipeline is one Scores: a producer walks the match records and the rows in key order
-// into chunks, workers score them, and run hands the scores to fn in order. The rows' bytes
-// are bbolt's, valid until the transaction ends, which is after run returns.
+// into chunks, workers decode and score them, and run hands the scores to fn in order. The
+// bytes are bbolt's, valid until the transaction ends, which is after run returns.
 type scorePipeline struct {
 	b     *bolt.Bucket
 	l     *League
@@ -119,12 +133,13 @@ type scorePipeline struct {
 	match int
 	work  chan *scoreChunk // to the workers
 	order chan *scoreChunk // the same chunks, in order, to run
+	free  chan *scoreChunk // chunks fn has seen, for the producer
 	stop  chan struct{}    // closed when run stops early
 }
 
-func (p *scorePipeline) run(fn func(m *Match, s *DealScore) error) error {
+func (p *scorePipeline) run(workers int, fn func(m *Match, deals []DealScore) error) error {
 	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
+	for range workers {
 		wg.Go(func() {
 			var scratch binDeal
 			for c := range p.work {
@@ -140,16 +155,23 @@ func (p *scorePipeline) run(fn func(m *Match, s *DealScore) error) error {
 		if err != nil {
 			continue // draining what the producer queued before it saw stop
 		}
-		for i := range c.scores { // the rows before a failing one, then its error
-			if err = fn(c.ms[i], &c.scores[i]); err != nil {
+		start := 0
+		for i := range c.ms { // the matches before a failing one, then its error
+			if err = fn(&c.ms[i], c.scores[start:c.ends[i]]); err != nil {
 				break
 			}
+			start = c.ends[i]
 		}
 		if err == nil {
 			err = c.err
 		}
 		if err != nil {
 			close(p.stop)
+			continue
+		}
+		select {
+		case p.free <- c:
+		default:
 		}
 	}
 	wg.Wait()
@@ -162,13 +184,11 @@ func (p *scorePipeline) produce() {
 	defer close(p.work)
 	matches := p.b.Bucket(bucketMatches)
 	deals := p.b.Bucket(bucketDeals)
-	send := func(c *scoreChunk, toWorkers bool) bool {
-		if toWorkers {
-			select {
-			case p.work <- c:
-			case <-p.stop:
-				return false
-			}
+	send := func(c *scoreChunk) bool {
+		select {
+		case p.work <- c:
+		case <-p.stop:
+			return false
 		}
 		select {
 		case p.order <- c:
@@ -177,54 +197,85 @@ func (p *scorePipeline) produce() {
 			return false
 		}
 	}
-	c := &scoreChunk{done: make(chan struct{})} // filled across matches
-	visit := func(idx int) error {
-		m := new(Match)
-		if err := getJSON(matches, u32(idx), m); err != nil {
-			if len(c.keys) > 0 && !send(c, true) {
-				return errStopped
-			}
-			c = &scoreChunk{err: err, done: make(chan struct{})}
-			close(c.done)
-			send(c, false)
-			return err
+	fresh := func() *scoreChunk {
+		var c *scoreChunk
+		select {
+		case c = <-p.free:
+		default:
+			c = new(scoreChunk)
 		}
-		prefix := u32(idx)
+		c.reset()
+		return c
+	}
+	c := fresh()
+	add := func(k, record []byte) bool {
+		c.keys, c.records = append(c.keys, k), append(c.records, record)
 		cur := deals.Cursor()
-		for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
-			c.ms, c.keys, c.vals = append(c.ms, m), append(c.keys, k), append(c.vals, v)
-			if len(c.keys) == chunkRows {
-				if !send(c, true) {
-					return errStopped
-				}
-				c = &scoreChunk{done: make(chan struct{})}
+		for dk, dv := cur.Seek(k); dk != nil && bytes.HasPrefix(dk, k); dk, dv = cur.Next() {
+			c.rows = append(c.rows, [2][]byte{dk, dv})
+		}
+		c.ends = append(c.ends, len(c.rows))
+		if len(c.rows) < chunkRows {
+			return true
+		}
+		if !send(c) {
+			return false
+		}
+		c = fresh()
+		return true
+	}
+	if p.match >= 0 {
+		k := u32(p.match)
+		add(k, matches.Get(k)) // a missing record is the worker's error
+	} else {
+		cur := matches.Cursor()
+		for k, v := cur.First(); k != nil; k, v = cur.Next() {
+			if !add(k, v) {
+				return
 			}
 		}
-		return nil
 	}
-	var err error
-	if p.match >= 0 {
-		err = visit(p.match)
-	} else {
-		err = eachMatch(matches, visit)
-	}
-	if err == nil && len(c.keys) > 0 {
-		send(c, true)
+	if len(c.keys) > 0 {
+		send(c)
 	}
 }
 
-// errStopped ends the producer's walk when run stopped early.
-var errStopped = errors.New("stopped")
-
-// score scores the rows of c, stopping at the first that fails.
+// score decodes the match records of c and scores their rows, stopping at the first match
+// that fails.
 func (p *scorePipeline) score(c *scoreChunk, scratch *binDeal) {
-	c.scores = make([]DealScore, len(c.keys))
+	c.ms = slices.Grow(c.ms[:0], len(c.keys))
+	c.scores = slices.Grow(c.scores[:0], len(c.rows))[:len(c.rows)]
+	start := 0
 	for i, k := range c.keys {
-		if c.err = p.scoreRow(k, c.vals[i], c.ms[i], scratch, &c.scores[i]); c.err != nil {
-			c.scores = c.scores[:i]
+		c.ms = append(c.ms, Match{})
+		m := &c.ms[i]
+		if c.err = p.decodeMatch(k, c.records[i], m); c.err != nil {
+			c.ms = c.ms[:i]
 			return
 		}
+		for j := start; j < c.ends[i]; j++ {
+			if c.err = p.scoreRow(c.rows[j][0], c.rows[j][1], m, scratch, &c.scores[j]); c.err != nil {
+				c.ms = c.ms[:i]
+				return
+			}
+		}
+		start = c.ends[i]
 	}
+}
+
+// decodeMatch decodes the stored record v of the match under key k into m.
+func (p *scorePipeline) decodeMatch(k, v []byte, m *Match) error {
+	if v == nil {
+		return fmt.Errorf("%s: %w", describeKey(k), ErrNotFound)
+	}
+	data, err := unseal(k, v, p.old)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, m); err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrCorrupt, describeKey(k), err)
+	}
+	return nil
 }
 
 // scoreRow scores one stored row of match m into s (see Scores).
