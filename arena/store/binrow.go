@@ -381,11 +381,11 @@ func decodeBinRow(data []byte, rec *referee.DealRecord, bots []string, b *binDea
 		rec.Hands[i] = h.String()
 	}
 	rec.Skart, rec.Pile, rec.Table, rec.Faults, rec.Rejected = "", nil, 0, nil, nil
-	rec.Actions = make([]referee.Action, b.n)
-	var claims []int // the claims' own memory: a record keeps pointers into it
+	rec.Actions = slices.Grow(rec.Actions[:0], b.n)[:b.n] // the memory rec came with, if any
+	var claims []int                                      // the claims' own memory: a record keeps pointers into it
 	for i := range rec.Actions {
 		a := &rec.Actions[i]
-		a.Seat, a.MS = seatNames[b.seatsOf[i]], wallTime(b.wall[i])
+		*a = referee.Action{Seat: seatNames[b.seatsOf[i]], MS: wallTime(b.wall[i])}
 		if b.cpu {
 			a.CPUMS = wallTime(b.cpuMS[i])
 		}

@@ -1,12 +1,8 @@
 package store
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee"
@@ -86,202 +82,23 @@ func (b *binDeal) score(game, deal, attempt int) DealScore {
 // keep neither m nor deals: their memory is reused for later matches.
 func (db *DB) Scores(league string, match int, fn func(m *Match, deals []DealScore) error) error {
 	return db.view(func(tx *bolt.Tx) error {
-		b, err := leagueBucket(tx, league)
-		if err != nil {
-			return err
+		do := func(w *worker, m *Match, rows [][2][]byte, out *[]DealScore) error {
+			*out = slices.Grow((*out)[:0], len(rows))[:len(rows)]
+			for i, row := range rows {
+				if err := scoreRow(row[0], row[1], w.l, w.old, m, &w.bin, &(*out)[i]); err != nil {
+					return err
+				}
+			}
+			return nil
 		}
-		var l League
-		if err := getJSON(b, keyInfo, &l); err != nil {
-			return err
-		}
-		workers := runtime.GOMAXPROCS(0)
-		p := scorePipeline{b: b, l: &l, old: legacy(tx), match: match, work: make(chan *scoreChunk),
-			order: make(chan *scoreChunk, 2*workers), free: make(chan *scoreChunk, 2*workers+2), stop: make(chan struct{})}
-		return p.run(workers, fn)
+		return readMatches(tx, league, match, do, func(m *Match, out *[]DealScore) error { return fn(m, *out) })
 	})
 }
 
-// chunkRows is the rows after which a chunk of Scores takes no further match.
-const chunkRows = 512
-
-// scoreChunk is a run of whole matches, each its stored record and rows, and, once done is
-// closed, the matches and their scores, up to the first that fails and its error. A chunk is
-// reused once fn has seen it.
-type scoreChunk struct {
-	keys, records [][]byte // each match's key and stored record
-	ends          []int    // the end of each match's rows in rows and scores
-	rows          [][2][]byte
-	ms            []Match
-	scores        []DealScore
-	err           error
-	done          chan struct{}
-}
-
-// reset empties c for the producer.
-func (c *scoreChunk) reset() {
-	c.keys, c.records, c.ends, c.rows, c.err = c.keys[:0], c.records[:0], c.ends[:0], c.rows[:0], nil
-	c.done = make(chan struct{})
-}
-
-// scorePipeline is one Scores: a producer walks the match records and the rows in key order
-// into chunks, workers decode and score them, and run hands the scores to fn in order. The
-// bytes are bbolt's, valid until the transaction ends, which is after run returns.
-type scorePipeline struct {
-	b     *bolt.Bucket
-	l     *League
-	old   bool // a database of schema 1
-	match int
-	work  chan *scoreChunk // to the workers
-	order chan *scoreChunk // the same chunks, in order, to run
-	free  chan *scoreChunk // chunks fn has seen, for the producer
-	stop  chan struct{}    // closed when run stops early
-}
-
-func (p *scorePipeline) run(workers int, fn func(m *Match, deals []DealScore) error) error {
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			var scratch binDeal
-			for c := range p.work {
-				p.score(c, &scratch)
-				close(c.done)
-			}
-		})
-	}
-	go p.produce()
-	var err error
-	for c := range p.order {
-		<-c.done
-		if err != nil {
-			continue // draining what the producer queued before it saw stop
-		}
-		start := 0
-		for i := range c.ms { // the matches before a failing one, then its error
-			if err = fn(&c.ms[i], c.scores[start:c.ends[i]]); err != nil {
-				break
-			}
-			start = c.ends[i]
-		}
-		if err == nil {
-			err = c.err
-		}
-		if err != nil {
-			close(p.stop)
-			continue
-		}
-		select {
-		case p.free <- c:
-		default:
-		}
-	}
-	wg.Wait()
-	return err
-}
-
-// produce queues the chunks of every match (or of p.match), then closes both queues.
-func (p *scorePipeline) produce() {
-	defer close(p.order)
-	defer close(p.work)
-	matches := p.b.Bucket(bucketMatches)
-	deals := p.b.Bucket(bucketDeals)
-	send := func(c *scoreChunk) bool {
-		select {
-		case p.work <- c:
-		case <-p.stop:
-			return false
-		}
-		select {
-		case p.order <- c:
-			return true
-		case <-p.stop:
-			return false
-		}
-	}
-	fresh := func() *scoreChunk {
-		var c *scoreChunk
-		select {
-		case c = <-p.free:
-		default:
-			c = new(scoreChunk)
-		}
-		c.reset()
-		return c
-	}
-	c := fresh()
-	add := func(k, record []byte) bool {
-		c.keys, c.records = append(c.keys, k), append(c.records, record)
-		cur := deals.Cursor()
-		for dk, dv := cur.Seek(k); dk != nil && bytes.HasPrefix(dk, k); dk, dv = cur.Next() {
-			c.rows = append(c.rows, [2][]byte{dk, dv})
-		}
-		c.ends = append(c.ends, len(c.rows))
-		if len(c.rows) < chunkRows {
-			return true
-		}
-		if !send(c) {
-			return false
-		}
-		c = fresh()
-		return true
-	}
-	if p.match >= 0 {
-		k := u32(p.match)
-		add(k, matches.Get(k)) // a missing record is the worker's error
-	} else {
-		cur := matches.Cursor()
-		for k, v := cur.First(); k != nil; k, v = cur.Next() {
-			if !add(k, v) {
-				return
-			}
-		}
-	}
-	if len(c.keys) > 0 {
-		send(c)
-	}
-}
-
-// score decodes the match records of c and scores their rows, stopping at the first match
-// that fails.
-func (p *scorePipeline) score(c *scoreChunk, scratch *binDeal) {
-	c.ms = slices.Grow(c.ms[:0], len(c.keys))
-	c.scores = slices.Grow(c.scores[:0], len(c.rows))[:len(c.rows)]
-	start := 0
-	for i, k := range c.keys {
-		c.ms = append(c.ms, Match{})
-		m := &c.ms[i]
-		if c.err = p.decodeMatch(k, c.records[i], m); c.err != nil {
-			c.ms = c.ms[:i]
-			return
-		}
-		for j := start; j < c.ends[i]; j++ {
-			if c.err = p.scoreRow(c.rows[j][0], c.rows[j][1], m, scratch, &c.scores[j]); c.err != nil {
-				c.ms = c.ms[:i]
-				return
-			}
-		}
-		start = c.ends[i]
-	}
-}
-
-// decodeMatch decodes the stored record v of the match under key k into m.
-func (p *scorePipeline) decodeMatch(k, v []byte, m *Match) error {
-	if v == nil {
-		return fmt.Errorf("%s: %w", describeKey(k), ErrNotFound)
-	}
-	data, err := unseal(k, v, p.old)
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(data, m); err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrCorrupt, describeKey(k), err)
-	}
-	return nil
-}
-
-// scoreRow scores one stored row of match m into s (see Scores).
-func (p *scorePipeline) scoreRow(k, v []byte, m *Match, scratch *binDeal, s *DealScore) error {
-	l := p.l
-	data, err := unseal(k, v, p.old)
+// scoreRow scores one stored row of match m of league l into s (see Scores); old says the
+// database is of schema 1.
+func scoreRow(k, v []byte, l *League, old bool, m *Match, scratch *binDeal, s *DealScore) error {
+	data, err := unseal(k, v, old)
 	switch {
 	case err != nil:
 	case isBinRow(data) && len(k) != 10:
