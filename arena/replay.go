@@ -197,7 +197,8 @@ func selectedLeagues(c *cli.Context, db *store.DB) ([]string, error) {
 }
 
 // verifyStore is replay --verify of a whole database (or --league): verifyDeals, match by
-// match, holding one match's deals at a time, so that memory does not grow with the league.
+// match, the matches decoded and verified on every CPU (store.MatchDeals), holding a few
+// matches' deals at a time, so that memory does not grow with the league.
 func verifyStore(c *cli.Context) error {
 	w := c.App.Writer
 	db, err := openForReading(c, "arena replay")
@@ -211,27 +212,44 @@ func verifyStore(c *cli.Context) error {
 	}
 	var n, bad, problems int
 	for _, league := range leagues {
-		ms, err := db.Matches(league)
-		if err != nil {
-			return err
-		}
 		rulesOK, err := validRules(db, league)
 		if err != nil {
 			return err
 		}
-		for i := range ms {
-			m := &ms[i]
-			deals, err := appendMatchDeals(nil, db, league, m, rulesOK)
-			if err != nil {
-				return err
-			}
-			src := source{deals: deals, stored: map[string]*store.Match{m.ID: m}, order: []string{m.ID}}
-			bad += verifyEach(w, src.deals)
-			problems += verifyMatches(w, &src)
-			n += len(deals)
+		err = store.MatchDeals(db, league, -1, func(m *store.Match, recs []referee.DealRecord, derived []bool, v *verified) error {
+			v.verify(m, recs, derived, rulesOK)
+			return nil
+		}, func(_ *store.Match, v *verified) error {
+			n, bad, problems = n+v.deals, bad+v.bad, problems+v.problems
+			_, err := w.Write(v.report.Bytes())
+			return err
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return verdict(w, n, bad, problems, true)
+}
+
+// verified is one stored match as verifyStore verified it.
+type verified struct {
+	deals, bad, problems int
+	report               bytes.Buffer // what verifyEach and verifyMatches reported
+	located              []located    // the deals, kept for their memory
+}
+
+// verify verifies the deals of the stored match m (verifyEach, verifyMatches) into v, each
+// deal that the store derived as it read it marked so when the league's rules are valid.
+func (v *verified) verify(m *store.Match, recs []referee.DealRecord, derived []bool, rulesOK bool) {
+	v.report.Reset()
+	v.located = v.located[:0]
+	for i := range recs {
+		v.located = append(v.located, located{where: "db " + m.ID, rec: recs[i], derived: derived[i] && rulesOK})
+	}
+	src := source{deals: v.located, stored: map[string]*store.Match{m.ID: m}, order: []string{m.ID}}
+	v.deals = len(recs)
+	v.bad = verifyEach(&v.report, src.deals)
+	v.problems = verifyMatches(&v.report, &src)
 }
 
 // validRules reports whether the league's stored ruleset is valid: if not, every record's
