@@ -234,22 +234,22 @@ func verifyStore(c *cli.Context) error {
 // verified is one stored match as verifyStore verified it.
 type verified struct {
 	deals, bad, problems int
-	report               bytes.Buffer // what verifyEach and verifyMatches reported
-	located              []located    // the deals, kept for their memory
+	report               bytes.Buffer // the problems found, as verifyDeals reports them
 }
 
-// verify verifies the deals of the stored match m (verifyEach, verifyMatches) into v, each
-// deal that the store derived as it read it marked so when the league's rules are valid.
+// verify verifies the deals of the stored match m into v: each record that the store did
+// not derive as it read it (or under rules that are not valid) with Verify, and the match as
+// a whole.
 func (v *verified) verify(m *store.Match, recs []referee.DealRecord, derived []bool, rulesOK bool) {
 	v.report.Reset()
-	v.located = v.located[:0]
+	where := "db " + m.ID
+	v.deals, v.bad = len(recs), 0
 	for i := range recs {
-		v.located = append(v.located, located{where: "db " + m.ID, rec: recs[i], derived: derived[i] && rulesOK})
+		if !(derived[i] && rulesOK) && !verifyDeal(&v.report, where, &recs[i]) {
+			v.bad++
+		}
 	}
-	src := source{deals: v.located, stored: map[string]*store.Match{m.ID: m}, order: []string{m.ID}}
-	v.deals = len(recs)
-	v.bad = verifyEach(&v.report, src.deals)
-	v.problems = verifyMatches(&v.report, &src)
+	v.problems = verifyMatch(&v.report, m.ID, m, recs, !m.Done, func(int) string { return where })
 }
 
 // validRules reports whether the league's stored ruleset is valid: if not, every record's
@@ -377,16 +377,20 @@ func verifyDeals(w io.Writer, src *source, matches bool) error {
 func verifyEach(w io.Writer, deals []located) int {
 	bad := 0
 	for i := range deals {
-		d := &deals[i]
-		if d.derived {
-			continue
-		}
-		if err := d.rec.Verify(); err != nil {
+		if d := &deals[i]; !d.derived && !verifyDeal(w, d.where, &d.rec) {
 			bad++
-			fmt.Fprintf(w, "%s: match %s game %d deal %d attempt %d: %v\n", d.where, d.rec.Match, d.rec.Game, d.rec.Deal, d.rec.Attempt, err)
 		}
 	}
 	return bad
+}
+
+// verifyDeal verifies one record, reporting a failure as read at where.
+func verifyDeal(w io.Writer, where string, rec *referee.DealRecord) bool {
+	err := rec.Verify()
+	if err != nil {
+		fmt.Fprintf(w, "%s: match %s game %d deal %d attempt %d: %v\n", where, rec.Match, rec.Game, rec.Deal, rec.Attempt, err)
+	}
+	return err == nil
 }
 
 // verdict sums up a verification of n deals: an error when bad deals or match problems were
@@ -441,22 +445,30 @@ func verifyMatches(w io.Writer, src *source) int {
 	problems := 0
 	for _, g := range groups {
 		m := src.stored[g.id]
-		if m != nil && len(g.recs) == 0 {
-			if m.Done {
-				fmt.Fprintf(w, "db %s: match %s is done but has no deals stored\n", g.id, g.id)
-				problems++
-			}
-			continue
+		open := m != nil && !m.Done || m == nil && len(g.idx) > 0 && src.torn && src.deals[g.idx[len(g.idx)-1]].where == src.last
+		problems += verifyMatch(w, g.id, m, g.recs, open, func(i int) string { return src.deals[g.idx[i]].where })
+	}
+	return problems
+}
+
+// verifyMatch checks the records of match id as a whole (with its stored record m, nil
+// for a log), the match still open or not, and returns the number of problems it reported,
+// each at where its record was read.
+func verifyMatch(w io.Writer, id string, m *store.Match, recs []referee.DealRecord, open bool, where func(i int) string) int {
+	if m != nil && len(recs) == 0 {
+		if m.Done {
+			fmt.Fprintf(w, "db %s: match %s is done but has no deals stored\n", id, id)
+			return 1
 		}
-		open := m != nil && !m.Done || m == nil && src.torn && src.deals[g.idx[len(g.idx)-1]].where == src.last
-		sums, found := referee.VerifyMatch(g.recs, open)
-		for _, p := range found {
-			fmt.Fprintf(w, "%s: match %s %s\n", src.deals[g.idx[p.Index]].where, g.id, p.Text)
-		}
-		problems += len(found)
-		if m != nil && m.Done {
-			problems += compareStored(w, m, len(g.recs), sums)
-		}
+		return 0
+	}
+	sums, found := referee.VerifyMatch(recs, open)
+	for _, p := range found {
+		fmt.Fprintf(w, "%s: match %s %s\n", where(p.Index), id, p.Text)
+	}
+	problems := len(found)
+	if m != nil && m.Done {
+		problems += compareStored(w, m, len(recs), sums)
 	}
 	return problems
 }
