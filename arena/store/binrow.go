@@ -451,12 +451,15 @@ func quantiseWall(ms float64) (byte, bool) {
 }
 
 // wallTime returns the milliseconds of a time byte.
-func wallTime(q byte) float64 {
-	if q == 0 {
-		return 0
+func wallTime(q byte) float64 { return wallTimes[q] }
+
+// wallTimes are the milliseconds of every time byte, computed once.
+var wallTimes = func() (ms [256]float64) {
+	for q := 1; q < len(ms); q++ {
+		ms[q] = math.Pow(timeStep, float64(q-1)) / 1000
 	}
-	return math.Pow(timeStep, float64(q-1)) / 1000
-}
+	return ms
+}()
 
 // bitWriter appends bit fields, least significant bit first.
 type bitWriter struct {

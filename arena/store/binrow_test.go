@@ -221,3 +221,18 @@ func TestBitReaderZeros(t *testing.T) {
 		}
 	}
 }
+
+// TestWallTimes: every time byte reads back as the time of its step on the scale, which
+// quantises to the same byte.
+func TestWallTimes(t *testing.T) {
+	for q := range 256 {
+		want := 0.0
+		if q > 0 {
+			want = math.Pow(timeStep, float64(q-1)) / 1000
+		}
+		got := wallTime(byte(q))
+		if back, ok := quantiseWall(got); got != want || !ok || back != byte(q) {
+			t.Errorf("byte %d: %v ms (want %v), quantised again %d %v", q, got, want, back, ok)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"slices"
@@ -212,7 +211,7 @@ func (p *readPipeline[T]) decodeMatch(k, v []byte, m *Match) error {
 	if err != nil {
 		return err
 	}
-	if err := json.Unmarshal(data, m); err != nil {
+	if err := unmarshalMatch(data, m); err != nil {
 		return fmt.Errorf("%w: %s: %v", ErrCorrupt, describeKey(k), err)
 	}
 	return nil
