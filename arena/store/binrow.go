@@ -498,14 +498,11 @@ type bitReader struct {
 
 // read returns the next n bits (n ≤ 56); past the end it sets err and returns 0.
 func (r *bitReader) read(n uint) uint64 {
-	for r.nacc < n {
-		if r.next >= len(r.data) {
+	if r.nacc < n {
+		if r.fill(); r.nacc < n {
 			r.err = true
 			return 0
 		}
-		r.acc |= uint64(r.data[r.next]) << r.nacc
-		r.next++
-		r.nacc += 8
 	}
 	v := r.acc & (1<<n - 1)
 	r.acc >>= n
@@ -514,18 +511,37 @@ func (r *bitReader) read(n uint) uint64 {
 	return v
 }
 
-// zeros reads the 0 bits before the next 1 bit and that 1 bit, and returns how many 0 bits
-// there were; false if there are more than most or the data ends first (what reading a bit
-// at a time would find, in one step).
-func (r *bitReader) zeros(most uint) (uint, bool) {
-	for r.nacc <= 56 && r.next < len(r.data) { // fill the accumulator
+// fill loads the accumulator with as many whole bytes as it holds (at least 57 bits, unless
+// the data ends first); the bits above the loaded ones stay 0.
+func (r *bitReader) fill() {
+	if r.next+8 <= len(r.data) {
+		k := (64 - r.nacc) / 8 // the bytes that fit
+		w := binary.LittleEndian.Uint64(r.data[r.next:])
+		if k < 8 {
+			w &= 1<<(8*k) - 1
+		}
+		r.acc |= w << r.nacc
+		r.next += int(k)
+		r.nacc += 8 * k
+		return
+	}
+	for r.nacc <= 56 && r.next < len(r.data) {
 		r.acc |= uint64(r.data[r.next]) << r.nacc
 		r.next++
 		r.nacc += 8
 	}
+}
+
+// zeros reads the 0 bits before the next 1 bit and that 1 bit, and returns how many 0 bits
+// there were; false if there are more than most (most < 57) or the data ends first (what
+// reading a bit at a time would find, in one step).
+func (r *bitReader) zeros(most uint) (uint, bool) {
+	if r.nacc <= most {
+		r.fill()
+	}
 	n := uint(bits.TrailingZeros64(r.acc))
 	if n >= r.nacc || n > most {
-		r.err = n >= r.nacc
+		r.err = n >= r.nacc && r.nacc <= most // the data ended within the first most+1 bits
 		return 0, false
 	}
 	r.acc >>= n + 1

@@ -183,40 +183,72 @@ func TestTimeCodes(t *testing.T) {
 	}
 }
 
-// TestBitReaderZeros: zeros finds what reading one bit at a time finds (the zeros, a code
-// with too many, the end of the data), among reads of fields, on random bit streams.
+// refBits reads bits one at a time, least significant first: what bitReader must find.
+type refBits struct {
+	data []byte
+	pos  int
+}
+
+func (r *refBits) read(n uint) (uint64, bool) {
+	if r.pos+int(n) > 8*len(r.data) {
+		return 0, false
+	}
+	v := uint64(0)
+	for i := range n {
+		v |= uint64(r.data[r.pos/8]>>(r.pos%8)&1) << i
+		r.pos++
+	}
+	return v, true
+}
+
+// TestBitReaderZeros: reads of fields and of zeros (a gamma code's length) find what reading
+// one bit at a time finds (the zeros, a code with too many, the end of the data), on random
+// bit streams of every length around the reader's 8-byte loads.
 func TestBitReaderZeros(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for trial := range 5000 {
-		data := make([]byte, r.IntN(12))
+	for trial := range 20000 {
+		data := make([]byte, r.IntN(20))
 		for i := range data {
 			data[i] = byte(r.IntN(256)) & byte(r.IntN(256)) & byte(r.IntN(256)) // mostly 0 bits
 		}
-		fast, slow := bitReader{data: data}, bitReader{data: data}
-		for step := 0; !fast.err && step < 40; step++ {
+		fast, ref := bitReader{data: data}, refBits{data: data}
+		for step := 0; step < 60; step++ {
 			if r.IntN(2) == 0 {
-				n := uint(r.IntN(12))
-				if a, b := fast.read(n), slow.read(n); a != b || fast.err != slow.err {
-					t.Fatalf("trial %d step %d: read(%d) %d (err %v), bit by bit %d (err %v)", trial, step, n, a, fast.err, b, slow.err)
+				n := uint(r.IntN(57))
+				got, want := fast.read(n), uint64(0)
+				want, ok := ref.read(n)
+				if got != want || fast.err == ok {
+					t.Fatalf("trial %d step %d: read(%d) %d (err %v), bit by bit %d (ok %v)", trial, step, n, got, fast.err, want, ok)
 				}
-				continue
-			}
-			got, ok := fast.zeros(9)
-			want, wantOK := uint(0), true
-			for slow.read(1) == 0 {
-				if want++; want > 9 || slow.err {
-					want, wantOK = 0, false
+				if !ok {
+					break
+				}
+			} else {
+				got, ok := fast.zeros(9)
+				want, wantOK, ended := uint(0), true, false
+				for {
+					bit, more := ref.read(1)
+					if !more {
+						want, wantOK, ended = 0, false, true
+						break
+					}
+					if bit == 1 {
+						break
+					}
+					if want++; want > 9 {
+						want, wantOK = 0, false
+						break
+					}
+				}
+				if got != want || ok != wantOK || fast.err != ended {
+					t.Fatalf("trial %d step %d: zeros %d %v (err %v), bit by bit %d %v (ended %v)", trial, step, got, ok, fast.err, want, wantOK, ended)
+				}
+				if !ok {
 					break
 				}
 			}
-			if got != want || ok != wantOK {
-				t.Fatalf("trial %d step %d: zeros %d %v, bit by bit %d %v", trial, step, got, ok, want, wantOK)
-			}
-			if !ok {
-				break
-			}
-			if fast.pos != slow.pos {
-				t.Fatalf("trial %d step %d: at bit %d, bit by bit at %d", trial, step, fast.pos, slow.pos)
+			if int(fast.pos) != ref.pos {
+				t.Fatalf("trial %d step %d: at bit %d, bit by bit at %d", trial, step, fast.pos, ref.pos)
 			}
 		}
 	}
