@@ -210,6 +210,7 @@ func verifyStore(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	fewerCollections()
 	var n, bad, problems int
 	for _, league := range leagues {
 		rulesOK, err := validRules(db, league)
