@@ -280,14 +280,31 @@ func appendFloat(b []byte, f float64) ([]byte, bool) {
 	return b, true
 }
 
+// plain says whether encoding/json writes a byte of a string as it is: printable ASCII other
+// than the quote, the backslash and the HTML characters < > &.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // appendString appends s as a JSON string the way encoding/json does: <, > and & escaped
 // for HTML, control characters as \b \f \n \r \t or \u00XX, invalid UTF-8 as \ufffd, and
 // U+2028 and U+2029 escaped.
 func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
+	i := 0
+	for i < len(s) && plain[s[i]] {
+		i++
+	}
 	b = append(b, '"')
+	if i == len(s) { // the common case: seats, cards, bids
+		b = append(b, s...)
+		return append(b, '"')
+	}
+	const hex = "0123456789abcdef"
 	start := 0
-	for i := 0; i < len(s); {
+	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
