@@ -377,9 +377,7 @@ func decodeBinRow(data []byte, rec *referee.DealRecord, bots []string, b *binDea
 	for i, s := range b.seats {
 		rec.Seats[i] = bots[s]
 	}
-	for i, h := range b.hands {
-		rec.Hands[i] = h.String()
-	}
+	rec.Hands = handNames(b.hands)
 	rec.Skart, rec.Pile, rec.Table, rec.Faults, rec.Rejected = "", nil, 0, nil, nil
 	rec.Actions = slices.Grow(rec.Actions[:0], b.n)[:b.n] // the memory rec came with, if any
 	var claims []int                                      // the claims' own memory: a record keeps pointers into it
@@ -404,6 +402,29 @@ func decodeBinRow(data []byte, rec *referee.DealRecord, bots []string, b *binDea
 	}
 	rec.Result = referee.ResultRecord(&b.deal, b.seating())
 	return nil
+}
+
+// handNames returns the notation of each hand (CardSet.String), the four in one allocation.
+func handNames(hands [4]protocol.CardSet) (names [4]string) {
+	var buf [4 * 32 * 3]byte
+	text, ends := buf[:0], [4]int{}
+	for i, h := range hands {
+		if h == 0 {
+			text = append(text, '-')
+		}
+		for s := h; s != 0; s &= s - 1 {
+			if s != h {
+				text = append(text, ' ')
+			}
+			text = append(text, cardNames[bits.TrailingZeros32(uint32(s))]...)
+		}
+		ends[i] = len(text)
+	}
+	all, start := string(text), 0
+	for i, end := range ends {
+		names[i], start = all[start:end], end
+	}
+	return names
 }
 
 // seatNames, cardNames and bidNames are the notation of every seat and card, made once.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/klaverjas-arena/arena/referee/rules"
 )
@@ -265,6 +266,33 @@ func TestWallTimes(t *testing.T) {
 		got := wallTime(byte(q))
 		if back, ok := quantiseWall(got); got != want || !ok || back != byte(q) {
 			t.Errorf("byte %d: %v ms (want %v), quantised again %d %v", q, got, want, back, ok)
+		}
+	}
+}
+
+// TestHandNames: the hands' notation is CardSet.String of each, empty and full sets too.
+func TestHandNames(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for trial := range 2000 {
+		var hands [4]protocol.CardSet
+		for i := range hands {
+			switch trial % 5 {
+			case 0:
+				hands[i] = 0
+			case 1:
+				hands[i] = protocol.CardSet(1<<32 - 1)
+			default:
+				hands[i] = protocol.CardSet(r.Uint32() & r.Uint32())
+			}
+			if r.IntN(3) == 0 {
+				hands[i] = protocol.CardSet(r.Uint32())
+			}
+		}
+		got := handNames(hands)
+		for i, h := range hands {
+			if got[i] != h.String() {
+				t.Fatalf("hand %v: %q, String %q", h, got[i], h.String())
+			}
 		}
 	}
 }
