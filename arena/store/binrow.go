@@ -215,11 +215,10 @@ func readTimes(r *bitReader, times, seats []byte) bool {
 	var seen [4]bool
 	prev := 0
 	for i := range times {
-		n, ok := r.zeros(9)
+		v, ok := r.gamma(9)
 		if !ok {
 			return false
 		}
-		v := uint64(1)<<n | r.read(n)
 		z := v - 1
 		d := int(z >> 1)
 		if z&1 != 0 {
@@ -553,22 +552,21 @@ func (r *bitReader) fill() {
 	}
 }
 
-// zeros reads the 0 bits before the next 1 bit and that 1 bit, and returns how many 0 bits
-// there were; false if there are more than most (most < 57) or the data ends first (what
-// reading a bit at a time would find, in one step).
-func (r *bitReader) zeros(most uint) (uint, bool) {
-	if r.nacc <= most {
+// gamma reads an Elias gamma code (n 0 bits, a 1 bit, the n bits below it) of at most most
+// 0 bits (most < 28) and returns its value; false if it has more, or the data ends first.
+func (r *bitReader) gamma(most uint) (uint64, bool) {
+	if r.nacc <= 2*most {
 		r.fill()
 	}
 	n := uint(bits.TrailingZeros64(r.acc))
-	if n >= r.nacc || n > most {
-		r.err = n >= r.nacc && r.nacc <= most // the data ended within the first most+1 bits
+	if n > most || 2*n+1 > r.nacc {
 		return 0, false
 	}
-	r.acc >>= n + 1
-	r.nacc -= n + 1
-	r.pos += n + 1
-	return n, true
+	v := 1<<n | r.acc>>(n+1)&(1<<n-1)
+	r.acc >>= 2*n + 1
+	r.nacc -= 2*n + 1
+	r.pos += 2*n + 1
+	return v, true
 }
 
 // byteReader reads the fixed and varint fields of a row.

@@ -202,10 +202,10 @@ func (r *refBits) read(n uint) (uint64, bool) {
 	return v, true
 }
 
-// TestBitReaderZeros: reads of fields and of zeros (a gamma code's length) find what reading
-// one bit at a time finds (the zeros, a code with too many, the end of the data), on random
-// bit streams of every length around the reader's 8-byte loads.
-func TestBitReaderZeros(t *testing.T) {
+// TestBitReaderGamma: reads of fields and of gamma codes find what reading one bit at a time
+// finds (the value, a code with too many 0 bits, the end of the data), on random bit streams
+// of every length around the reader's 8-byte loads.
+func TestBitReaderGamma(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for trial := range 20000 {
 		data := make([]byte, r.IntN(20))
@@ -225,24 +225,25 @@ func TestBitReaderZeros(t *testing.T) {
 					break
 				}
 			} else {
-				got, ok := fast.zeros(9)
-				want, wantOK, ended := uint(0), true, false
+				got, ok := fast.gamma(9)
+				want, wantOK, n := uint64(0), true, uint(0)
 				for {
 					bit, more := ref.read(1)
-					if !more {
-						want, wantOK, ended = 0, false, true
+					if !more || n == 9 && bit == 0 {
+						wantOK = false
 						break
 					}
 					if bit == 1 {
 						break
 					}
-					if want++; want > 9 {
-						want, wantOK = 0, false
-						break
-					}
+					n++
 				}
-				if got != want || ok != wantOK || fast.err != ended {
-					t.Fatalf("trial %d step %d: zeros %d %v (err %v), bit by bit %d %v (ended %v)", trial, step, got, ok, fast.err, want, wantOK, ended)
+				if wantOK {
+					low, more := ref.read(n)
+					want, wantOK = 1<<n|low, more
+				}
+				if got != want && wantOK || ok != wantOK {
+					t.Fatalf("trial %d step %d: gamma %d %v, bit by bit %d %v", trial, step, got, ok, want, wantOK)
 				}
 				if !ok {
 					break
