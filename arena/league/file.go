@@ -80,11 +80,12 @@ type File struct {
 	Time        Time           `toml:"time"`
 	Bots        []Bot          `toml:"bot"`
 	Sandbox     string         `toml:"sandbox"` // "on" (default) or "off"
-	// KeepBots lets a bot's process play several matches in a row on one worker, greeted
-	// once, instead of a fresh process for every match: faster, but a bot that keeps state
-	// across games then plays a match differently from a fresh start, so results depend
-	// on the order the matches ran in (README, "Leagues").
-	KeepBots bool `toml:"keep_bots"`
+	// KeepBots (default true, as cutechess and fastchess keep engines between games) lets a
+	// bot's process play several matches in a row on one worker, greeted once, instead of a
+	// fresh process for every match: a bot that keeps state across games then plays a match
+	// differently from a fresh start, so its results depend on the order the matches ran in
+	// (README, "Leagues"); false starts every match's processes afresh. Read it with Keep.
+	KeepBots *bool `toml:"keep_bots"`
 
 	SandboxOff bool           `toml:"-"` // sandbox = "off": bots run unconfined
 	Pairing    pairing.Format `toml:"-"` // the format, which decides the matches
@@ -310,6 +311,10 @@ func (f *File) BotAuthors() []string {
 	}
 	return authors
 }
+
+// Keep says whether bot processes are kept across matches: keep_bots, true unless the file
+// says false.
+func (f *File) Keep() bool { return f.KeepBots == nil || *f.KeepBots }
 
 // BotNames returns the bots' names, in file order (their rating indices).
 func (f *File) BotNames() []string {

@@ -55,17 +55,28 @@ func (k *keeper) entrants(es []referee.Entrant, seats []int) []referee.Entrant {
 	return out
 }
 
-// take returns a kept process of bot, or nil.
+// take returns a kept process of bot, or nil. A kept process that has exited while it waited
+// (a bot that ends after its last game instead of at quit) is stopped, not handed out: the
+// next match starts a fresh one, as it would without keep_bots.
 func (k *keeper) take(bot int) *keptConn {
 	k.mu.Lock()
-	defer k.mu.Unlock()
-	for i := len(k.idle) - 1; i >= 0; i-- {
+	var found *keptConn
+	var gone []*keptConn
+	for i := len(k.idle) - 1; i >= 0 && found == nil; i-- {
 		if c := k.idle[i]; c.bot == bot {
 			k.idle = slices.Delete(k.idle, i, i+1)
-			return c
+			if c.exited() {
+				gone = append(gone, c)
+			} else {
+				found = c
+			}
 		}
 	}
-	return nil
+	k.mu.Unlock()
+	for _, c := range gone {
+		_ = c.Stop(0)
+	}
+	return found
 }
 
 // put keeps c for a later match, stopping the longest idle process beyond maxKept.
@@ -123,6 +134,12 @@ func (c *keptConn) CPUSinceMark() time.Duration {
 		return m.CPUSinceMark()
 	}
 	return 0
+}
+
+// exited says whether the bot's process is known to have exited.
+func (c *keptConn) exited() bool {
+	p, ok := c.Conn.(interface{ ExitStatus() string })
+	return ok && p.ExitStatus() != ""
 }
 
 // Greeted returns the bot's hello, once it has passed a handshake.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/klaverjas-arena/arena/protocol/bot"
 	"github.com/klaverjas-arena/arena/referee"
@@ -58,5 +59,34 @@ func TestKeeperKeepsBots(t *testing.T) {
 		if got := starts.Load(); got != want {
 			t.Errorf("keep %v: %d bot starts for three matches, want %d", keep, got, want)
 		}
+	}
+}
+
+// exitedConn is a connection whose process has exited.
+type exitedConn struct {
+	referee.Conn
+	stopped *int
+}
+
+func (c exitedConn) ExitStatus() string { return "exit status 0" }
+
+func (c exitedConn) Stop(time.Duration) error {
+	*c.stopped++
+	return nil
+}
+
+// TestKeeperDropsExitedProcess: a kept process whose exit is known (it died while it waited)
+// is stopped, not handed to the next match, which starts a fresh one.
+func TestKeeperDropsExitedProcess(t *testing.T) {
+	k := &keeper{ctx: context.Background()}
+	stopped := 0
+	alive := &keptConn{k: k, bot: 1}
+	k.put(alive)
+	k.put(&keptConn{Conn: exitedConn{stopped: &stopped}, k: k, bot: 1}) // the newest: looked at first
+	if got := k.take(1); got != alive || stopped != 1 {
+		t.Fatalf("take: %p (the live one is %p), exited process stopped %d times, want once", got, alive, stopped)
+	}
+	if got := k.take(1); got != nil {
+		t.Fatalf("second take: %p, want none", got)
 	}
 }

@@ -30,6 +30,14 @@ func TestParseDefaults(t *testing.T) {
 	if f.Name != "x" || f.Format != "round_robin" || f.Games != 2 || f.Concurrency < 1 || f.Time.Decision == 0 || f.Bots[0].Dir != "/tmp" {
 		t.Errorf("defaults: %+v", f)
 	}
+	if !f.Keep() {
+		t.Error("keep_bots: want true by default")
+	}
+	for text, want := range map[string]bool{"keep_bots = false\n": false, "keep_bots = true\n": true} {
+		if f, err := Parse([]byte(text+twoBots), "/tmp/x.toml"); err != nil || f.Keep() != want {
+			t.Errorf("%q: Keep() = %v (%v), want %v", text, f != nil && f.Keep(), err, want)
+		}
+	}
 }
 
 // schedule returns the matches of a league of a format that decides them all at once.

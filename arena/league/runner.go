@@ -4,10 +4,8 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"sync"
 	"time"
@@ -92,14 +90,13 @@ type Runner struct {
 
 	dealKey []byte
 
-	league      *store.League
-	mine        map[int]bool // a shard's matches, by index
-	unfinished  map[int]bool // matches stored as started and not done, by index (plan)
-	total       int          // the matches this database plays
-	snapMu      sync.Mutex
-	snapMatches int
-	copyMu      sync.Mutex
-	copied      time.Time
+	league     *store.League
+	mine       map[int]bool // a shard's matches, by index
+	unfinished map[int]bool // matches stored as started and not done, by index (plan)
+	total      int          // the matches this database plays
+	snap       snapshotWriter
+	copyMu     sync.Mutex
+	copied     time.Time
 }
 
 // Prepare creates the league in the store, with its deal key, or checks that the stored one
@@ -255,6 +252,7 @@ func (r *Runner) Run(ctx context.Context, todo []Scheduled) error {
 		p.Started(r.total, r.Done, totals)
 		defer p.Stopped()
 	}
+	defer r.snap.close(r)
 	for len(todo) > 0 {
 		if err := r.playRound(ctx, todo); err != nil {
 			return err
@@ -287,7 +285,7 @@ func (r *Runner) playRound(ctx context.Context, todo []Scheduled) error {
 	w := r.DB.NewDealWriter(r.File.Name, stored)
 	keepers := make([]keeper, conc)
 	for i := range keepers {
-		keepers[i].ctx, keepers[i].off = ctx, !r.File.KeepBots
+		keepers[i].ctx, keepers[i].off = ctx, !r.File.Keep()
 	}
 	defer func() {
 		for i := range keepers {
@@ -369,7 +367,7 @@ func (r *Runner) matchDone(totals *store.Totals) {
 		r.Progress.MatchDone(totals)
 	}
 	if r.Snapshot != "" {
-		r.writeSnapshot(totals)
+		r.snap.write(r, totals)
 	}
 	if r.Copy != "" {
 		r.writeCopy() // in the writer's goroutine: the next commit waits for the copy
@@ -392,48 +390,6 @@ func (r *Runner) writeCopy() {
 		return
 	}
 	r.copied = time.Now()
-}
-
-// Snapshot is what Runner.Snapshot holds: a running league's totals.
-type Snapshot struct {
-	League string        `json:"league"`
-	PID    int           `json:"pid"`
-	Time   time.Time     `json:"time"`
-	Totals *store.Totals `json:"totals"`
-	// Authors are the bots' author lines by rating index (nil when no bot has one).
-	Authors []string `json:"authors,omitempty"`
-}
-
-// writeSnapshot replaces the snapshot file; it is best effort (a failure only means
-// standings cannot be shown during the run).
-func (r *Runner) writeSnapshot(t *store.Totals) {
-	r.snapMu.Lock()
-	defer r.snapMu.Unlock()
-	if t.Matches < r.snapMatches {
-		return // a later match's totals were written already
-	}
-	r.snapMatches = t.Matches
-	data, err := json.Marshal(Snapshot{League: r.File.Name, PID: os.Getpid(), Time: time.Now(), Totals: t, Authors: r.File.BotAuthors()})
-	if err != nil {
-		return
-	}
-	tmp := r.Snapshot + ".tmp"
-	if os.WriteFile(tmp, data, 0o600) == nil {
-		_ = os.Rename(tmp, r.Snapshot)
-	}
-}
-
-// ReadSnapshot reads a running league's snapshot of its totals.
-func ReadSnapshot(path string) (*Snapshot, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var s Snapshot
-	if err := json.Unmarshal(data, &s); err != nil || s.Totals == nil {
-		return nil, fmt.Errorf("snapshot %s: unreadable", path)
-	}
-	return &s, nil
 }
 
 // dealStore is the referee's consumer of a league match's deals: each is queued for the

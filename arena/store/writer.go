@@ -44,7 +44,9 @@ const maxQueued = 4096
 // writeOp is one step of the queue: a match's start, a deal, or a match's end.
 type writeOp struct {
 	start      *Match
-	key, value []byte // a deal's sealed row
+	match      int                 // a deal's match
+	deal       *referee.DealRecord // a deal, encoded by the writer (off the tables' CPUs when it has one of its own)
+	key, value []byte              // its sealed row, once encoded
 	finish     *finishOp
 }
 
@@ -73,15 +75,10 @@ func (db *DB) NewDealWriter(league string, committed func(deals int)) *DealWrite
 // commit, if one failed.
 func (w *DealWriter) Start(m Match) error { return w.add(writeOp{start: &m}) }
 
-// Put queues a finished deal of match. It returns the error of an earlier commit, if one
-// failed.
+// Put queues a finished deal of match, which must not change after the call. It returns the
+// error of an earlier commit, if one failed.
 func (w *DealWriter) Put(match int, rec *referee.DealRecord) error {
-	data, err := w.db.codec.encodeRow(rec, w.bots)
-	if err != nil {
-		return err
-	}
-	key := dealKey(match, rec)
-	return w.add(writeOp{key: key, value: seal(key, data)})
+	return w.add(writeOp{match: match, deal: rec})
 }
 
 // Finish queues the end of match index, after every deal Put for it: the match is marked done
@@ -149,11 +146,13 @@ func (w *DealWriter) loop() {
 		last = time.Now()
 		var err error
 		if !failed {
-			err = w.commit(batch)
+			if err = w.encode(batch); err == nil {
+				err = w.commit(batch)
+			}
 		}
 		deals := 0
 		for _, op := range batch {
-			if op.key != nil {
+			if op.deal != nil {
 				deals++
 			}
 		}
@@ -175,6 +174,23 @@ func (w *DealWriter) loop() {
 			}
 		}
 	}
+}
+
+// encode makes the sealed row of every deal of the batch.
+func (w *DealWriter) encode(batch []writeOp) error {
+	for i := range batch {
+		op := &batch[i]
+		if op.deal == nil {
+			continue
+		}
+		data, err := w.db.codec.encodeRow(op.deal, w.bots)
+		if err != nil {
+			return err
+		}
+		op.key = dealKey(op.match, op.deal)
+		op.value = seal(op.key, data)
+	}
+	return nil
 }
 
 // commit stores a batch in one transaction; anything in it that fails fails the whole batch.

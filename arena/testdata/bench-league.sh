@@ -8,12 +8,14 @@
 # copies of the C bot of firstbot.c, --sandbox off (the bots are trivial and trusted: the
 # figures are the arena's own cost), the database on disk in $BENCH_DIR (default: a fresh
 # directory under /var/tmp). GAMES games per pairing of the round-robin league (6 pairings, 16
-# deals a game: 96*GAMES deals), the match plays the same number of deals. The league runs as
-# it is by default (a fresh process per bot and match) and with keep_bots = true. Prints
-# deals/s for each run, the ratios league/match at concurrency 1 and 2 (concurrency 2 against
-# one match), fsyncs per deal (perf's syscall count, a separate run; strace if there is no
-# perf, which slows the arena and so groups fewer deals per commit) and the load average
-# before each round.
+# deals a game: 96*GAMES deals), the match plays the same number of deals. The baseline plays
+# with keep_bots = true. The league runs as
+# it is by default (processes kept across matches) and with keep_bots = false (a fresh process
+# per bot and match). Prints deals/s for each run, the ratios league/match at concurrency 1 and
+# 2 (concurrency 2 against one match), the ceiling for concurrency 2 (two matches of half the
+# deals each at once, against one), fsyncs per deal (perf's syscall count, a separate run;
+# strace if there is no perf, which slows the arena and so groups fewer deals per commit) and
+# the load average before each round.
 set -euo pipefail
 arena=$(realpath "$1")
 base=${2:+$(realpath "$2")}
@@ -29,7 +31,9 @@ league="$dir/league.toml"
 	printf 'name = "bench"\ngames = %d\nseed = 1\nsandbox = "off"\n' "$games"
 	for i in 1 2 3 4; do printf '[[bot]]\nname = "c%d"\ncmd = ["%s"]\n' "$i" "$dir/firstbot"; done
 } >"$league"
-keep="$dir/keep.toml"
+fresh="$dir/fresh.toml"
+sed 's/^sandbox = "off"$/sandbox = "off"\nkeep_bots = false/' "$league" >"$fresh"
+keep="$dir/keep.toml" # for the baseline, which may be a build that did not keep processes by default
 sed 's/^sandbox = "off"$/sandbox = "off"\nkeep_bots = true/' "$league" >"$keep"
 
 now() { date +%s.%N; }
@@ -48,6 +52,12 @@ run() {
 }
 
 match() { "$1" match --sandbox off --games $((deals / 32)) --seed 7 "$dir/firstbot" "$dir/firstbot"; }
+# two: two matches of half the deals each at once, what two tables at concurrency 2 can reach.
+two() {
+	local m="$1 match --sandbox off --games $((deals / 64)) $dir/firstbot $dir/firstbot"
+	$m --seed 7 >"$dir/two-a.out" 2>&1 & $m --seed 8 >"$dir/two-b.out" 2>&1
+	wait $!
+}
 league() { rm -f "$dir/$2.db"; "$1" league --db "$dir/$2.db" --concurrency "$3" "${4:-$league}"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a/b}'; }
 
@@ -56,15 +66,16 @@ lscpu | grep 'Model name' || true
 for round in $(seq "$rounds"); do
 	echo "round $round, $(uptime | sed 's/.*load/load/')"
 	run match match "$arena"; m=$r
+	run two-matches two "$arena"; t=$r
 	run league-c1 league "$arena" new 1; l1=$r
 	run league-c2 league "$arena" new 2; l2=$r
-	run keep-c1 league "$arena" keep 1 "$keep"; k1=$r
-	run keep-c2 league "$arena" keep 2 "$keep"; k2=$r
-	line="  league/match: c1 $(ratio "$l1" "$m")x, c2 $(ratio "$l2" "$m")x; keep_bots c1 $(ratio "$k1" "$m")x, c2 $(ratio "$k2" "$m")x"
+	run fresh-c1 league "$arena" fresh 1 "$fresh"; f1=$r
+	run fresh-c2 league "$arena" fresh 2 "$fresh"; f2=$r
+	line="  league/match: c1 $(ratio "$l1" "$m")x, c2 $(ratio "$l2" "$m")x (two matches at once: $(ratio "$t" "$m")x); keep_bots = false c1 $(ratio "$f1" "$m")x, c2 $(ratio "$f2" "$m")x"
 	if [ -n "$base" ]; then
-		run base-league-c1 league "$base" base 1; b1=$r
-		run base-league-c2 league "$base" base 2; b2=$r
-		line="$line; baseline c1 $(ratio "$b1" "$m")x, c2 $(ratio "$b2" "$m")x"
+		run base-league-c1 league "$base" base 1 "$keep"; b1=$r
+		run base-league-c2 league "$base" base 2 "$keep"; b2=$r
+		line="$line; baseline (keep_bots = true) c1 $(ratio "$b1" "$m")x, c2 $(ratio "$b2" "$m")x"
 	fi
 	echo "$line"
 done
@@ -81,11 +92,11 @@ fsyncs() {
 		awk '$NF=="fsync" || $NF=="fdatasync" { s += $4 } END { print s+0 }' "$dir/sync.txt"
 	fi
 }
-for who in arena keep ${base:+base}; do
+for who in arena fresh ${base:+base}; do
 	case $who in
 	arena) n=$(fsyncs "$arena" "$league") ;;
-	keep) n=$(fsyncs "$arena" "$keep") ;;
-	base) n=$(fsyncs "$base" "$league") ;;
+	fresh) n=$(fsyncs "$arena" "$fresh") ;;
+	base) n=$(fsyncs "$base" "$keep") ;;
 	esac
 	echo "fsyncs per deal ($who, concurrency 1): $(ratio "$n" "$deals") ($n for $deals deals)"
 done
