@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -252,7 +253,12 @@ func (c *floatCache) append(b []byte, f float64) ([]byte, bool) {
 	bits := math.Float64bits(f)
 	slot := &c[bits*0x9E3779B97F4A7C15>>54] // Fibonacci hashing to 10 bits
 	if slot.n > 0 && slot.bits == bits {
-		return append(b, slot.text[:slot.n]...), true
+		n := len(b)
+		if cap(b)-n < len(slot.text) {
+			b = slices.Grow(b, len(slot.text))
+		}
+		*(*[len(slot.text)]byte)(b[n : n+len(slot.text)]) = slot.text // a fixed copy, no call
+		return b[:n+int(slot.n)], true
 	}
 	start := len(b)
 	b, ok := appendFloat(b, f)
