@@ -210,7 +210,8 @@ func TestBitReaderGamma(t *testing.T) {
 	for trial := range 20000 {
 		data := make([]byte, r.IntN(20))
 		for i := range data {
-			data[i] = byte(r.IntN(256)) & byte(r.IntN(256)) & byte(r.IntN(256)) // mostly 0 bits
+			v := r.Uint32()
+			data[i] = byte(v) & byte(v>>8) & byte(v>>16) // mostly 0 bits
 		}
 		fast, ref := bitReader{data: data}, refBits{data: data}
 		for step := 0; step < 60; step++ {
