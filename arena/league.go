@@ -57,6 +57,7 @@ func leagueCommand() *cli.Command {
 }
 
 func runLeague(c *cli.Context) error {
+	refereeGC()
 	if c.NArg() != 1 {
 		return usageError{fmt.Sprintf("arena league: want one league FILE, got %d arguments (arena help league)", c.NArg())}
 	}

@@ -125,7 +125,10 @@ func TestLeagueKill9Resume(t *testing.T) {
 	kills := 8
 	if n, err := strconv.Atoi(os.Getenv("ARENA_SOAK")); err == nil {
 		kills = n
-		file = writeLeague(t, dir, 4, 40, "")
+		// Enough matches for every kill to find the league running: with its processes kept
+		// (keep_bots), a league of these bots plays about 1,700 deals between two kills (116
+		// kills took a league of 2,000 games per pairing, 192,000 deals).
+		file = writeLeague(t, dir, 4, max(40, 25*n), "")
 	}
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d (kills %d)", seed, kills)

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
 )
 
@@ -34,4 +35,14 @@ func profileCPU(path string) (func(), error) {
 		return nil, err
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// refereeGC makes the garbage collector of a command that referees (match, league) run a
+// quarter as often: the referee's live heap is a few megabytes and its garbage short-lived, so
+// at Go's default the collector ran some fifty times in a league of fast bots that took 1.5 s,
+// 3-5% of its CPU time, for a heap of 16 MB at most instead of 4. GOGC, if set, is obeyed.
+func refereeGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 }

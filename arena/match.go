@@ -62,6 +62,7 @@ func matchCommand() *cli.Command {
 // runMatch is arena match: the command line is read, then checked whole (every problem is
 // reported together, before any bot starts), then the match is run.
 func runMatch(c *cli.Context) error {
+	refereeGC()
 	cwd, err := os.Getwd()
 	if err != nil {
 		return err

@@ -16,7 +16,9 @@ import (
 
 // exampleLeague writes a league of example bots (the Go heuristic and two random bots with
 // fixed seeds, all deterministic and stateless: a match resumed after a requeue goes on as
-// the uninterrupted one) with the given games per pairing.
+// the uninterrupted one) with the given games per pairing. It starts fresh bot processes for
+// every match (keep_bots = false), which makes a shard last long enough for TestSlurm to catch
+// it running and requeue it; kept processes are tested with shards by TestShardKill9Merge.
 func exampleLeague(t *testing.T, dir string, games int) string {
 	t.Helper()
 	buildTools(t)
@@ -30,6 +32,7 @@ func exampleLeague(t *testing.T, dir string, games int) string {
 games = %d
 seed = 3
 concurrency = 1
+keep_bots = false
 [[bot]]
 name = "heuristic"
 cmd = [%q]

@@ -123,20 +123,31 @@ func ParseCard(text string) (Card, error) {
 	return NoCard, &NotationError{What: "card", Text: text, Want: "a rank 7 8 9 T J Q K A followed by a suit C D H S, e.g. JH"}
 }
 
-func rankIndex(b byte) int {
+// letterIndex maps each byte to its index in rankLetters (low nibble) and in suitLetters (high
+// nibble), 0xF where it is none.
+var letterIndex = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xFF
+	}
 	for i := range NumRanks {
-		if rankLetters[i] == b {
-			return i
-		}
+		t[rankLetters[i]] = t[rankLetters[i]]&0xF0 | byte(i)
+	}
+	for i := range NumSuits {
+		t[suitLetters[i]] = t[suitLetters[i]]&0x0F | byte(i)<<4
+	}
+	return t
+}()
+
+func rankIndex(b byte) int {
+	if i := letterIndex[b] & 0xF; i != 0xF {
+		return int(i)
 	}
 	return -1
 }
 
 func suitIndex(b byte) int {
-	for i := range NumSuits {
-		if suitLetters[i] == b {
-			return i
-		}
+	if i := letterIndex[b] >> 4; i != 0xF {
+		return int(i)
 	}
 	return -1
 }

@@ -103,11 +103,10 @@ func (s CardSet) String() string {
 // A card named twice is an error.
 func ParseCardSet(text string) (CardSet, error) {
 	var s CardSet
-	fields := strings.Fields(text)
-	if len(fields) == 1 && fields[0] == "-" {
+	if strings.TrimSpace(text) == "-" {
 		return 0, nil
 	}
-	for _, f := range fields {
+	for f := range strings.FieldsSeq(text) {
 		c, err := ParseCard(f)
 		if err != nil {
 			return 0, err

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee/rules"
@@ -105,6 +106,13 @@ type RecordResult struct {
 	Winners  string `json:"winners,omitempty"` // trick winners in order, e.g. "NNESWWSN"
 	Pit      string `json:"pit,omitempty"`
 	Offender string `json:"offender,omitempty"`
+}
+
+// Equal says whether r and o record the same result (a nil and an empty list are the same).
+func (r *RecordResult) Equal(o *RecordResult) bool {
+	return r.Outcome == o.Outcome && r.Trump == o.Trump && r.Maker == o.Maker && r.Winners == o.Winners &&
+		r.Pit == o.Pit && r.Offender == o.Offender && slices.Equal(r.Score, o.Score) &&
+		slices.Equal(r.Cards, o.Cards) && slices.Equal(r.Roem, o.Roem) && slices.Equal(r.Tricks, o.Tricks)
 }
 
 // FaultRecord is a bot failure as logged.

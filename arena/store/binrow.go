@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"reflect"
 	"slices"
 
 	"github.com/klaverjas-arena/arena/protocol"
@@ -119,34 +118,38 @@ func encodeBinRow(rec *referee.DealRecord, bots []string) ([]byte, error) {
 		if a.Seat != seating.TableSeat(d.ToMove()).String() {
 			return nil, errNotBinary
 		}
+		var err error
 		switch d.Phase() {
 		case rules.PhaseBidding:
 			legal := d.LegalBids()
-			b, err := protocol.ParseBid(a.Bid)
-			if err != nil || !legal.Has(b) || a.Card != "" || a.Claim != nil || a.Discard != "" {
+			b, perr := protocol.ParseBid(a.Bid)
+			if perr != nil || !legal.Has(b) || a.Card != "" || a.Claim != nil || a.Discard != "" {
 				return nil, errNotBinary
 			}
 			w.write(uint64(bits.OnesCount64(uint64(legal&(1<<b-1)))), choiceBits(bits.OnesCount64(uint64(legal))))
+			err = d.Bid(b)
 		case rules.PhaseClaim:
 			if a.Claim == nil || a.Bid != "" || a.Card != "" || a.Discard != "" || *a.Claim < 0 {
 				return nil, errNotBinary
 			}
 			claims = append(claims, *a.Claim)
+			err = d.Claim(*a.Claim)
 		case rules.PhasePlay:
 			legal := d.Legal()
-			c, err := protocol.ParseCard(a.Card)
-			if err != nil || !legal.Has(c) || a.Bid != "" || a.Claim != nil || a.Discard != "" {
+			c, perr := protocol.ParseCard(a.Card)
+			if perr != nil || !legal.Has(c) || a.Bid != "" || a.Claim != nil || a.Discard != "" {
 				return nil, errNotBinary
 			}
 			w.write(uint64((legal & (1<<c - 1)).Len()), choiceBits(legal.Len()))
+			err = d.Play(c)
 		default:
 			return nil, errNotBinary
 		}
-		if err := a.Apply(d, seating); err != nil {
+		if err != nil {
 			return nil, errNotBinary
 		}
 	}
-	if d.Phase() != rules.PhaseDone || !reflect.DeepEqual(referee.ResultRecord(d, seating), rec.Result) {
+	if result := referee.ResultRecord(d, seating); d.Phase() != rules.PhaseDone || !result.Equal(&rec.Result) {
 		return nil, errNotBinary
 	}
 	out = binary.AppendUvarint(out, uint64(len(claims)))
@@ -177,7 +180,9 @@ func encodeBinRow(rec *referee.DealRecord, bots []string) ([]byte, error) {
 func actionSeats(actions []referee.Action) []byte {
 	out := make([]byte, len(actions))
 	for i, a := range actions {
-		out[i] = byte(max(0, slices.Index(seatNames[:], a.Seat)))
+		if s, err := protocol.ParseSeat(a.Seat); err == nil {
+			out[i] = byte(s)
+		}
 	}
 	return out
 }

@@ -324,3 +324,16 @@ func TestLastMatches(t *testing.T) {
 		t.Error("an unknown league")
 	}
 }
+
+// BenchmarkEncodeBinRow: a deal's binary row from its record, as the league's writer makes
+// it for every deal (the deal replayed through the rules engine to number each choice among
+// the legal ones, and its result checked).
+func BenchmarkEncodeBinRow(b *testing.B) {
+	recs := playMatch(b, "x/0", 1)
+	bots := []string{"a", "b"}
+	for i := 0; b.Loop(); i++ {
+		if _, err := encodeBinRow(&recs[i%len(recs)], bots); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
