@@ -51,7 +51,7 @@ func runExport(c *cli.Context) error {
 		out = file
 	}
 	w := bufio.NewWriterSize(out, 256<<10)
-	fewerCollections()
+	refereeGC()
 	n := 0
 	encoders := sync.Pool{New: func() any { return new(dealjson.Encoder) }} // what json.Marshal writes, without reflection
 	err = store.MatchDeals(db, name, match, func(_ *store.Match, recs []referee.DealRecord, _ []bool, out *exported) error {

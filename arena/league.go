@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strconv"
 	"syscall"
 	"time"
@@ -255,17 +254,6 @@ func terminalWidth(w io.Writer) int {
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && isatty.IsTerminal(f.Fd())
-}
-
-// fewerCollections lets the heap of a command that reads records of a whole league once grow
-// to 5 times what is live (GOGC=400) before the garbage collector runs, unless GOGC says
-// otherwise: what is live is a few chunks of decoded deals, and the records' garbage made
-// the collector a quarter of replay --verify's CPU time (BENCHMARKS.md, "Reads at a million
-// deals").
-func fewerCollections() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
 }
 
 // openForReading opens the database read-only for a command that only reads it, and says

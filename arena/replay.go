@@ -210,7 +210,7 @@ func verifyStore(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	fewerCollections()
+	refereeGC()
 	var n, bad, problems int
 	for _, league := range leagues {
 		rulesOK, err := validRules(db, league)
