@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 
@@ -83,6 +84,7 @@ func (p *readPipeline[T]) run(workers int, fn func(m *Match, out *T) error) erro
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true)) // a damaged page: a panic, then an error
 			w := worker{l: p.l, old: p.old}
 			for c := range p.work {
 				p.decode(c, &w)
@@ -122,6 +124,17 @@ func (p *readPipeline[T]) run(workers int, fn func(m *Match, out *T) error) erro
 func (p *readPipeline[T]) produce() {
 	defer close(p.order)
 	defer close(p.work)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() { // a damaged page: the walk's error, after the chunks before it
+		if r := recover(); r != nil {
+			c := &matchChunk[T]{err: fmt.Errorf("%w: reading the league's matches: %v", ErrCorrupt, r), done: make(chan struct{})}
+			close(c.done)
+			select {
+			case p.order <- c:
+			case <-p.stop:
+			}
+		}
+	}()
 	matches := p.b.Bucket(bucketMatches)
 	deals := p.b.Bucket(bucketDeals)
 	send := func(c *matchChunk[T]) bool {
@@ -187,8 +200,14 @@ func (p *readPipeline[T]) decode(c *matchChunk[T], w *worker) {
 	if len(c.out) < len(c.keys) {
 		c.out = append(c.out, make([]T, len(c.keys)-len(c.out))...)
 	}
-	start := 0
-	for i, k := range c.keys {
+	start, i := 0, 0
+	defer func() { // a damaged page or row the decoders did not expect: its match's error
+		if r := recover(); r != nil {
+			c.ms, c.err = c.ms[:i], fmt.Errorf("%w: %s: %v", ErrCorrupt, describeKey(c.keys[i]), r)
+		}
+	}()
+	for i = range c.keys {
+		k := c.keys[i]
 		c.ms = append(c.ms, Match{})
 		m := &c.ms[i]
 		if c.err = p.decodeMatch(k, c.records[i], m); c.err == nil {

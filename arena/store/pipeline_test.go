@@ -140,3 +140,26 @@ func TestMatchDealsDamage(t *testing.T) {
 		t.Errorf("handed over %v", handed)
 	}
 }
+
+// TestMatchDealsPanic: a panic while a match is decoded (as a damaged page makes one) is an
+// error naming the match, after the matches before it, not a crash of the process.
+func TestMatchDealsPanic(t *testing.T) {
+	db := manyMatches(t, 40, false)
+	var handed []int
+	err := MatchDeals(db, "x", -1, func(m *Match, recs []referee.DealRecord, _ []bool, out *int) error {
+		if m.Index == 17 {
+			_ = recs[len(recs)] // out of range
+		}
+		*out = m.Index
+		return nil
+	}, func(m *Match, out *int) error {
+		handed = append(handed, *out)
+		return nil
+	})
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "the record of match 17: runtime error: index out of range") {
+		t.Errorf("MatchDeals: %v", err)
+	}
+	if len(handed) != 17 || handed[16] != 16 {
+		t.Errorf("handed over %v", handed)
+	}
+}
