@@ -285,15 +285,15 @@ func storedDeals(t *testing.T, path string, done bool) map[int]storedMatch {
 	return out
 }
 
-// TestLeagueKeepBotsKill9: with keep_bots = true (a bot's process plays several matches in
-// a row), a league killed with SIGKILL and resumed still stores every scheduled deal exactly
-// once, with totals equal to a recomputation from the deals. (Its results may differ from an
-// uninterrupted run's: the bots are seeded once per process.)
-func TestLeagueKeepBotsKill9(t *testing.T) {
+// TestLeagueFreshBotsKill9: with keep_bots = false (fresh bot processes for every match; the
+// default, kept processes, is TestLeagueKill9Resume's), a league killed with SIGKILL and
+// resumed still stores every scheduled deal exactly once, with totals equal to a
+// recomputation from the deals.
+func TestLeagueFreshBotsKill9(t *testing.T) {
 	arena, _ := buildTools(t)
 	dir := botDir(t)
-	file := writeLeague(t, dir, 3, 40, "keep_bots = true")
-	db := filepath.Join(dir, "keep.db")
+	file := writeLeague(t, dir, 3, 40, "keep_bots = false")
+	db := filepath.Join(dir, "fresh.db")
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	killAndResume(t, arena, db, file, 8, rand.New(rand.NewPCG(seed, 0)))
