@@ -46,7 +46,7 @@ demo: deps build
 demo-game: build
 	$(BIN)/arena demo --seed 1
 
-## soak: the kill -9 resume test with many kills (SOAK kills, default 200) on a league of 25 games per pairing and kill, so that every kill finds it running.
+## soak: the kill -9 resume test with many kills (SOAK kills, default 200) on a league of 15 games per pairing and kill, so that every kill finds it running.
 SOAK ?= 200
 soak:
 	ARENA_SOAK=$(SOAK) $(GO) test ./arena -run '^TestLeagueKill9Resume$$' -count 1 -v -timeout 60m

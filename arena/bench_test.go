@@ -146,12 +146,21 @@ func BenchmarkMatchProcesses(b *testing.B) {
 	})
 	// The three-player game at a table of three, C bots on one CPU with the referee.
 	b.Run("c/shared/drie_spelers", func(b *testing.B) { matchProcesses(b, "c", "shared", "drie_spelers", 3, unconfined) })
+	// Fifty games a match instead of five: the bots' start-up (eight processes a match, each
+	// started, greeted and stopped) spread over ten times the decisions, near what a decision
+	// costs in a match under way.
+	b.Run("c/shared/long", func(b *testing.B) { matchProcessesGames(b, "c", "shared", "amsterdams", 4, unconfined, 50) })
 }
 
 // unconfined is the policy of the benchmarks without a sandbox.
 var unconfined = confine.Policy{Off: true}
 
 func matchProcesses(b *testing.B, child, mode, preset string, bots int, policy confine.Policy) {
+	matchProcessesGames(b, child, mode, preset, bots, policy, 5)
+}
+
+// matchProcessesGames plays duplicate matches of the given games a set, one an op.
+func matchProcessesGames(b *testing.B, child, mode, preset string, bots int, policy confine.Policy, games int) {
 	rs, err := rules.Preset(preset)
 	if err != nil {
 		b.Fatal(err)
@@ -167,7 +176,7 @@ func matchProcesses(b *testing.B, child, mode, preset string, bots int, policy c
 	decisions, deals := 0, 0
 	cpu := cpuNow()
 	for b.Loop() {
-		res, err := referee.Run(context.Background(), referee.Config{Rules: rs, Games: 5, Duplicate: true, Seed: 1}, e)
+		res, err := referee.Run(context.Background(), referee.Config{Rules: rs, Games: games, Duplicate: true, Seed: 1}, e)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -244,6 +244,8 @@ func TestSeedBotFailsInKeyedLeague(t *testing.T) {
 			t.Fatal(err)
 		}
 		file, db = filepath.Join(sub, "league.toml"), filepath.Join(sub, "arena.db")
+		// The opponents are stateless: their play must not depend on the matches their kept
+		// processes played before, which differ from run to run at concurrency 2.
 		// The league file is one of the arena's files, which the sandbox hides: the bot gets
 		// a copy of it (seed included), named on its command line, and writes its report in
 		// its scratch directory (each process in a directory of its own).
@@ -261,7 +263,7 @@ func TestSeedBotFailsInKeyedLeague(t *testing.T) {
 			cheat = []string{bot, "-honest"}
 		}
 		text := fmt.Sprintf("name = \"t\"\ngames = 2\nseed = 42\nconcurrency = 2\n"+
-			"[[bot]]\nname = \"seedbot\"\ncmd = [%s]\nscratch = %q\n[[bot]]\nname = \"r1\"\ncmd = [%q, \"-seed\", \"1\"]\n[[bot]]\nname = \"r2\"\ncmd = [%q, \"-seed\", \"2\"]\n",
+			"[[bot]]\nname = \"seedbot\"\ncmd = [%s]\nscratch = %q\n[[bot]]\nname = \"r1\"\ncmd = [%q, \"-seed\", \"1\", \"-stateless\"]\n[[bot]]\nname = \"r2\"\ncmd = [%q, \"-seed\", \"2\", \"-stateless\"]\n",
 			quoteAll(cheat), scratch, randomBot, randomBot)
 		for _, f := range []string{file, leagueCopy} {
 			if err := os.WriteFile(f, []byte(text), 0o644); err != nil {

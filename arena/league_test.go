@@ -126,9 +126,8 @@ func TestLeagueKill9Resume(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("ARENA_SOAK")); err == nil {
 		kills = n
 		// Enough matches for every kill to find the league running: with its processes kept
-		// (keep_bots), a league of these bots plays about 1,700 deals between two kills (116
-		// kills took a league of 2,000 games per pairing, 192,000 deals).
-		file = writeLeague(t, dir, 4, max(40, 25*n), "")
+		// (keep_bots), a league of these bots plays about 1,000 deals between two kills.
+		file = writeLeague(t, dir, 4, max(40, 15*n), "")
 	}
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d (kills %d)", seed, kills)
@@ -169,7 +168,9 @@ func TestLeagueKill9Resume(t *testing.T) {
 func killAndResume(t *testing.T, arena, db, file string, kills int, rng *rand.Rand) int {
 	t.Helper()
 	// A kill's moment is drawn from a window that widens each time a kill left no match half
-	// played: on a loaded machine the arena may not have started a match within the first one.
+	// played (on a loaded machine the arena may not have started a match within the first one)
+	// and narrows again each time one did (a fast league would otherwise run through its
+	// matches in a few wide windows).
 	killed, partial, window := 0, 0, 1
 	var left []map[int][]string // per kill, the deals of the matches it left half played
 	for killed < kills {
@@ -197,6 +198,7 @@ func killAndResume(t *testing.T, arena, db, file string, kills int, rng *rand.Ra
 				window = min(2*window, 16)
 			} else {
 				partial++
+				window = max(window/2, 1)
 			}
 			left = append(left, p)
 		}

@@ -65,7 +65,7 @@ func (k *keeper) take(bot int) *keptConn {
 	for i := len(k.idle) - 1; i >= 0 && found == nil; i-- {
 		if c := k.idle[i]; c.bot == bot {
 			k.idle = slices.Delete(k.idle, i, i+1)
-			if c.exited() {
+			if woke := c.wake(); c.exited() || woke != nil {
 				gone = append(gone, c)
 			} else {
 				found = c
@@ -79,8 +79,10 @@ func (k *keeper) take(bot int) *keptConn {
 	return found
 }
 
-// put keeps c for a later match, stopping the longest idle process beyond maxKept.
+// put keeps c for a later match (paused once it has waited pauseAfter), stopping the
+// longest idle process beyond maxKept.
 func (k *keeper) put(c *keptConn) {
+	c.sleep()
 	k.mu.Lock()
 	k.idle = append(k.idle, c)
 	var stop *keptConn
@@ -112,6 +114,11 @@ type keptConn struct {
 	k     *keeper
 	bot   int
 	hello *protocol.Hello
+
+	mu     sync.Mutex  // guards what follows: the pause of a waiting process
+	naps   int         // counts sleeps and wakes: a pause is due only if none came since
+	timer  *time.Timer // pauses the process when it has waited pauseAfter
+	paused bool
 }
 
 var (
@@ -136,6 +143,54 @@ func (c *keptConn) CPUSinceMark() time.Duration {
 	return 0
 }
 
+// pauser is a connection whose bot can be paused while it waits (botproc.Proc).
+type pauser interface {
+	Pause() error
+	Resume() error
+}
+
+// pauseAfter is how long a kept process waits running before it is paused: most are taken
+// again sooner by a league of fast bots, which then pays nothing for pausing (a pause and a
+// resume cost about 12 µs).
+const pauseAfter = 20 * time.Millisecond
+
+// sleep has the bot paused once it has waited pauseAfter, so that a kept process takes no
+// CPU time from the matches being played (best effort: where it cannot be paused, it waits
+// running, as any bot between two requests).
+func (c *keptConn) sleep() {
+	p, ok := c.Conn.(pauser)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.naps++
+	nap := c.naps
+	c.timer = time.AfterFunc(pauseAfter, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.naps == nap && !c.paused { // not woken meanwhile
+			c.paused = p.Pause() == nil
+		}
+	})
+}
+
+// wake lets the bot run again: the pause is called off, or undone.
+func (c *keptConn) wake() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.naps++
+	if c.timer != nil {
+		c.timer.Stop()
+		c.timer = nil
+	}
+	if !c.paused {
+		return nil
+	}
+	c.paused = false
+	return c.Conn.(pauser).Resume()
+}
+
 // exited says whether the bot's process is known to have exited.
 func (c *keptConn) exited() bool {
 	p, ok := c.Conn.(interface{ ExitStatus() string })
@@ -153,6 +208,7 @@ func (c *keptConn) Release() { c.k.put(c) }
 
 // quit tells the bot to quit and stops it.
 func (c *keptConn) quit() {
+	_ = c.wake()
 	_, _ = c.Exchange(append((&protocol.Quit{}).AppendLine(nil), '\n'), false, time.Second)
 	_ = c.Stop(time.Second)
 }

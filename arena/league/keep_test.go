@@ -2,6 +2,8 @@ package league
 
 import (
 	"context"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -88,5 +90,65 @@ func TestKeeperDropsExitedProcess(t *testing.T) {
 	}
 	if got := k.take(1); got != nil {
 		t.Fatalf("second take: %p, want none", got)
+	}
+}
+
+// pausingConn records Pause and Resume.
+type pausingConn struct {
+	referee.Conn
+	mu    *sync.Mutex
+	calls *[]string
+}
+
+func (c pausingConn) record(call string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	*c.calls = append(*c.calls, call)
+	return nil
+}
+
+func (c pausingConn) Pause() error  { return c.record("pause") }
+func (c pausingConn) Resume() error { return c.record("resume") }
+
+// TestKeeperPausesIdleProcesses: a process the keeper holds between matches is paused once it
+// has waited pauseAfter (it takes no CPU time from the matches being played) and resumed
+// when a match takes it; one taken sooner is never paused.
+func TestKeeperPausesIdleProcesses(t *testing.T) {
+	k := &keeper{ctx: context.Background()}
+	var mu sync.Mutex
+	var calls []string
+	got := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(calls)
+	}
+	c := &keptConn{Conn: pausingConn{mu: &mu, calls: &calls}, k: k, bot: 0}
+	k.put(c)
+	for deadline := time.Now().Add(10 * time.Second); len(got()) == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("a waiting process was not paused in 10 s")
+		}
+	}
+	if k.take(0) != c {
+		t.Fatal("take: not the kept process")
+	}
+	if want := []string{"pause", "resume"}; !slices.Equal(got(), want) {
+		t.Errorf("calls %v, want %v", got(), want)
+	}
+	mu.Lock()
+	calls = nil
+	mu.Unlock()
+	start := time.Now()
+	k.put(c)
+	if k.take(0) != c {
+		t.Fatal("take: not the kept process")
+	}
+	if took := time.Since(start); took >= pauseAfter/2 {
+		t.Logf("put and take took %v (a loaded machine): a pause may have been due, not checked", took)
+		return
+	}
+	time.Sleep(2 * pauseAfter)
+	if len(got()) != 0 {
+		t.Errorf("a process taken before pauseAfter: calls %v, want none", got())
 	}
 }

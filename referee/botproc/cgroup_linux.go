@@ -333,6 +333,16 @@ func (c *botCgroup) kill() {
 	_ = writeFile(c.v2, "cgroup.kill", "1")
 }
 
+// freeze freezes (on) or thaws every process of the bot (cgroup.freeze). Freezing takes
+// effect soon after, not at once: cgroup.events says when all are frozen.
+func (c *botCgroup) freeze(on bool) error {
+	v := "0"
+	if on {
+		v = "1"
+	}
+	return writeFile(c.v2, "cgroup.freeze", v)
+}
+
 // waitEmpty waits until no process of the bot is left, at most d.
 func (c *botCgroup) waitEmpty(d time.Duration) error {
 	deadline := time.Now().Add(d)

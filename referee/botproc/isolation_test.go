@@ -327,13 +327,13 @@ func TestWithoutCgroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(exe, "-test.run", "^(TestLimits|TestExchange_(ExitsAtOnce|OrphanKeepsStdout|OrphanBetweenRequests|CPUTime|HugeLine|StderrFlood|MemoryBalloon)|TestStop_(IgnoresSIGTERM|SetsidGrandchild|DuringExchange)|TestArenaKilled|TestStart_CPUAffinityAndThreadRestore)$", "-test.v")
+	cmd := exec.Command(exe, "-test.run", "^(TestLimits|TestPause|TestExchange_(ExitsAtOnce|OrphanKeepsStdout|OrphanBetweenRequests|CPUTime|HugeLine|StderrFlood|MemoryBalloon)|TestStop_(IgnoresSIGTERM|SetsidGrandchild|DuringExchange)|TestArenaKilled|TestStart_CPUAffinityAndThreadRestore)$", "-test.v")
 	cmd.Env = append(os.Environ(), noCgroupsEnv+"=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("without cgroups: %v\n%s", err, out)
 	}
-	for _, want := range []string{"--- PASS: TestExchange_OrphanKeepsStdout", "--- SKIP: TestStop_SetsidGrandchild", "--- SKIP: TestExchange_MemoryBalloon"} {
+	for _, want := range []string{"--- PASS: TestPause ", "--- PASS: TestExchange_OrphanKeepsStdout", "--- SKIP: TestStop_SetsidGrandchild", "--- SKIP: TestExchange_MemoryBalloon"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("without cgroups: no %q in\n%s", want, out)
 		}
