@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/klaverjas-arena/arena/arena/dealjson"
 	"github.com/klaverjas-arena/arena/arena/store"
@@ -50,16 +51,24 @@ func runExport(c *cli.Context) error {
 		out = file
 	}
 	w := bufio.NewWriterSize(out, 256<<10)
+	refereeGC()
 	n := 0
-	var enc dealjson.Encoder // what json.Marshal writes, without reflection
-	var line []byte
-	err = db.Deals(name, match, func(_ *store.Match, rec *referee.DealRecord) error {
-		var err error
-		if line, err = enc.Append(line[:0], rec); err != nil {
-			return err
+	encoders := sync.Pool{New: func() any { return new(dealjson.Encoder) }} // what json.Marshal writes, without reflection
+	err = store.MatchDeals(db, name, match, func(_ *store.Match, recs []referee.DealRecord, _ []bool, out *exported) error {
+		enc := encoders.Get().(*dealjson.Encoder)
+		defer encoders.Put(enc)
+		out.lines, out.deals = out.lines[:0], len(recs)
+		for i := range recs {
+			var err error
+			if out.lines, err = enc.Append(out.lines, &recs[i]); err != nil {
+				return err
+			}
+			out.lines = append(out.lines, '\n')
 		}
-		n++
-		_, err = w.Write(append(line, '\n'))
+		return nil
+	}, func(_ *store.Match, out *exported) error {
+		n += out.deals
+		_, err := w.Write(out.lines)
 		return err
 	})
 	if ferr := w.Flush(); err == nil {
@@ -74,4 +83,11 @@ func runExport(c *cli.Context) error {
 		}
 	}
 	return err
+}
+
+// exported is one match as export writes it: its deals' JSON lines, made on one of the
+// store's decoding goroutines.
+type exported struct {
+	lines []byte
+	deals int
 }

@@ -40,7 +40,10 @@ func profileCPU(path string) (func(), error) {
 // refereeGC makes the garbage collector of a command that referees (match, league) run a
 // quarter as often: the referee's live heap is a few megabytes and its garbage short-lived, so
 // at Go's default the collector ran some fifty times in a league of fast bots that took 1.5 s,
-// 3-5% of its CPU time, for a heap of 16 MB at most instead of 4. GOGC, if set, is obeyed.
+// 3-5% of its CPU time, for a heap of 16 MB at most instead of 4. The commands that read a
+// whole league's records (export, replay --verify) use it too: their live heap is a few
+// chunks of decoded deals, and the records' garbage made the collector a quarter of replay
+// --verify's CPU time (BENCHMARKS.md, "Reads at a million deals"). GOGC, if set, is obeyed.
 func refereeGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)

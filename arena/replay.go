@@ -197,7 +197,8 @@ func selectedLeagues(c *cli.Context, db *store.DB) ([]string, error) {
 }
 
 // verifyStore is replay --verify of a whole database (or --league): verifyDeals, match by
-// match, holding one match's deals at a time, so that memory does not grow with the league.
+// match, the matches decoded and verified on every CPU (store.MatchDeals), holding a few
+// matches' deals at a time, so that memory does not grow with the league.
 func verifyStore(c *cli.Context) error {
 	w := c.App.Writer
 	db, err := openForReading(c, "arena replay")
@@ -209,29 +210,47 @@ func verifyStore(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	refereeGC()
 	var n, bad, problems int
 	for _, league := range leagues {
-		ms, err := db.Matches(league)
-		if err != nil {
-			return err
-		}
 		rulesOK, err := validRules(db, league)
 		if err != nil {
 			return err
 		}
-		for i := range ms {
-			m := &ms[i]
-			deals, err := appendMatchDeals(nil, db, league, m, rulesOK)
-			if err != nil {
-				return err
-			}
-			src := source{deals: deals, stored: map[string]*store.Match{m.ID: m}, order: []string{m.ID}}
-			bad += verifyEach(w, src.deals)
-			problems += verifyMatches(w, &src)
-			n += len(deals)
+		err = store.MatchDeals(db, league, -1, func(m *store.Match, recs []referee.DealRecord, derived []bool, v *verified) error {
+			v.verify(m, recs, derived, rulesOK)
+			return nil
+		}, func(_ *store.Match, v *verified) error {
+			n, bad, problems = n+v.deals, bad+v.bad, problems+v.problems
+			_, err := w.Write(v.report.Bytes())
+			return err
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return verdict(w, n, bad, problems, true)
+}
+
+// verified is one stored match as verifyStore verified it.
+type verified struct {
+	deals, bad, problems int
+	report               bytes.Buffer // the problems found, as verifyDeals reports them
+}
+
+// verify verifies the deals of the stored match m into v: each record that the store did
+// not derive as it read it (or under rules that are not valid) with Verify, and the match as
+// a whole.
+func (v *verified) verify(m *store.Match, recs []referee.DealRecord, derived []bool, rulesOK bool) {
+	v.report.Reset()
+	where := "db " + m.ID
+	v.deals, v.bad = len(recs), 0
+	for i := range recs {
+		if !(derived[i] && rulesOK) && !verifyDeal(&v.report, where, &recs[i]) {
+			v.bad++
+		}
+	}
+	v.problems = verifyMatch(&v.report, m.ID, m, recs, !m.Done, func(int) string { return where })
 }
 
 // validRules reports whether the league's stored ruleset is valid: if not, every record's
@@ -359,16 +378,20 @@ func verifyDeals(w io.Writer, src *source, matches bool) error {
 func verifyEach(w io.Writer, deals []located) int {
 	bad := 0
 	for i := range deals {
-		d := &deals[i]
-		if d.derived {
-			continue
-		}
-		if err := d.rec.Verify(); err != nil {
+		if d := &deals[i]; !d.derived && !verifyDeal(w, d.where, &d.rec) {
 			bad++
-			fmt.Fprintf(w, "%s: match %s game %d deal %d attempt %d: %v\n", d.where, d.rec.Match, d.rec.Game, d.rec.Deal, d.rec.Attempt, err)
 		}
 	}
 	return bad
+}
+
+// verifyDeal verifies one record, reporting a failure as read at where.
+func verifyDeal(w io.Writer, where string, rec *referee.DealRecord) bool {
+	err := rec.Verify()
+	if err != nil {
+		fmt.Fprintf(w, "%s: match %s game %d deal %d attempt %d: %v\n", where, rec.Match, rec.Game, rec.Deal, rec.Attempt, err)
+	}
+	return err == nil
 }
 
 // verdict sums up a verification of n deals: an error when bad deals or match problems were
@@ -423,22 +446,30 @@ func verifyMatches(w io.Writer, src *source) int {
 	problems := 0
 	for _, g := range groups {
 		m := src.stored[g.id]
-		if m != nil && len(g.recs) == 0 {
-			if m.Done {
-				fmt.Fprintf(w, "db %s: match %s is done but has no deals stored\n", g.id, g.id)
-				problems++
-			}
-			continue
+		open := m != nil && !m.Done || m == nil && len(g.idx) > 0 && src.torn && src.deals[g.idx[len(g.idx)-1]].where == src.last
+		problems += verifyMatch(w, g.id, m, g.recs, open, func(i int) string { return src.deals[g.idx[i]].where })
+	}
+	return problems
+}
+
+// verifyMatch checks the records of match id as a whole (with its stored record m, nil
+// for a log), the match still open or not, and returns the number of problems it reported,
+// each at where its record was read.
+func verifyMatch(w io.Writer, id string, m *store.Match, recs []referee.DealRecord, open bool, where func(i int) string) int {
+	if m != nil && len(recs) == 0 {
+		if m.Done {
+			fmt.Fprintf(w, "db %s: match %s is done but has no deals stored\n", id, id)
+			return 1
 		}
-		open := m != nil && !m.Done || m == nil && src.torn && src.deals[g.idx[len(g.idx)-1]].where == src.last
-		sums, found := referee.VerifyMatch(g.recs, open)
-		for _, p := range found {
-			fmt.Fprintf(w, "%s: match %s %s\n", src.deals[g.idx[p.Index]].where, g.id, p.Text)
-		}
-		problems += len(found)
-		if m != nil && m.Done {
-			problems += compareStored(w, m, len(g.recs), sums)
-		}
+		return 0
+	}
+	sums, found := referee.VerifyMatch(recs, open)
+	for _, p := range found {
+		fmt.Fprintf(w, "%s: match %s %s\n", where(p.Index), id, p.Text)
+	}
+	problems := len(found)
+	if m != nil && m.Done {
+		problems += compareStored(w, m, len(recs), sums)
 	}
 	return problems
 }

@@ -100,7 +100,9 @@ func TestStandingsScale(t *testing.T) {
 }
 
 // timeViewer times the web viewer's league page (after Warm has fitted the rating history,
-// as arena serve does before serving) and deal pages over the file.
+// as arena serve does before serving), deal pages, the list of matches and a bot's page
+// (each read of the match records, the bot's also of its latest 50 matches' deals), the
+// second time of a page from the viewer's caches.
 func timeViewer(t *testing.T, path string, matches int) {
 	db, err := store.Open(path, store.Options{ReadOnly: true})
 	if err != nil {
@@ -116,7 +118,8 @@ func timeViewer(t *testing.T, path string, matches int) {
 		t.Fatal(err)
 	}
 	t.Logf("viewer: rating chart of %d deals computed in %v (arena serve does it before serving)", matches*32, time.Since(start))
-	for _, page := range []string{"/league/scale", "/league/scale", "/league/scale/match/" + strconv.Itoa(matches/2) + "/deal/17", "/league/scale/match/7/deal/3"} {
+	for _, page := range []string{"/league/scale", "/league/scale", "/league/scale/match/" + strconv.Itoa(matches/2) + "/deal/17", "/league/scale/match/7/deal/3",
+		"/league/scale/matches", "/league/scale/matches", "/api/league/scale/matches", "/league/scale/bot/bot3", "/league/scale/bot/bot3"} {
 		w := httptest.NewRecorder()
 		start := time.Now()
 		srv.ServeHTTP(w, httptest.NewRequest(http.MethodGet, page, nil))

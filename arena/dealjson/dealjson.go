@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -20,7 +21,8 @@ import (
 // concurrent use.
 type Encoder struct {
 	rules     rules.Ruleset
-	rulesJSON []byte // the JSON of rules, or nil before the first record
+	rulesJSON []byte      // the JSON of rules, or nil before the first record
+	floats    *floatCache // made with the first record
 }
 
 // errFloat is json.Marshal's refusal of a time that is not a number.
@@ -79,7 +81,10 @@ func (e *Encoder) Append(dst []byte, rec *referee.DealRecord) ([]byte, error) {
 		b = appendStrings(b, rec.Pile)
 	}
 	b = append(b, `,"actions":`...)
-	b, err := appendActions(b, rec.Actions)
+	if e.floats == nil {
+		e.floats = new(floatCache)
+	}
+	b, err := appendActions(b, rec.Actions, e.floats)
 	if err != nil {
 		return dst, err
 	}
@@ -110,7 +115,7 @@ func (e *Encoder) Append(dst []byte, rec *referee.DealRecord) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-func appendActions(b []byte, actions []referee.Action) ([]byte, error) {
+func appendActions(b []byte, actions []referee.Action, floats *floatCache) ([]byte, error) {
 	if actions == nil {
 		return append(b, "null"...), nil
 	}
@@ -140,12 +145,12 @@ func appendActions(b []byte, actions []referee.Action) ([]byte, error) {
 		}
 		var ok bool
 		b = append(b, `,"ms":`...)
-		if b, ok = appendFloat(b, a.MS); !ok {
+		if b, ok = floats.append(b, a.MS); !ok {
 			return b, errFloat
 		}
 		if a.CPUMS != 0 {
 			b = append(b, `,"cpu":`...)
-			if b, ok = appendFloat(b, a.CPUMS); !ok {
+			if b, ok = floats.append(b, a.CPUMS); !ok {
 				return b, errFloat
 			}
 		}
@@ -235,6 +240,34 @@ func appendStrings(b []byte, v []string) []byte {
 	return append(b, ']')
 }
 
+// floatCache holds the JSON of times written before, by their bits: a stored time is one
+// of 256 (a time code), and writing a float is the dearest part of a record.
+type floatCache [1024]struct {
+	bits uint64
+	n    uint8 // the length of text; 0 for none
+	text [24]byte
+}
+
+// append is appendFloat, from the cache when f was written before.
+func (c *floatCache) append(b []byte, f float64) ([]byte, bool) {
+	bits := math.Float64bits(f)
+	slot := &c[bits*0x9E3779B97F4A7C15>>54] // Fibonacci hashing to 10 bits
+	if slot.n > 0 && slot.bits == bits {
+		n := len(b)
+		if cap(b)-n < len(slot.text) {
+			b = slices.Grow(b, len(slot.text))
+		}
+		*(*[len(slot.text)]byte)(b[n : n+len(slot.text)]) = slot.text // a fixed copy, no call
+		return b[:n+int(slot.n)], true
+	}
+	start := len(b)
+	b, ok := appendFloat(b, f)
+	if ok && len(b)-start <= len(slot.text) {
+		slot.bits, slot.n = bits, uint8(copy(slot.text[:], b[start:]))
+	}
+	return b, ok
+}
+
 // appendFloat appends f as encoding/json writes a float64 (the shortest form, an exponent
 // below 1e-6 and from 1e21), or false for an infinity or NaN.
 func appendFloat(b []byte, f float64) ([]byte, bool) {
@@ -253,14 +286,31 @@ func appendFloat(b []byte, f float64) ([]byte, bool) {
 	return b, true
 }
 
+// plain says whether encoding/json writes a byte of a string as it is: printable ASCII other
+// than the quote, the backslash and the HTML characters < > &.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // appendString appends s as a JSON string the way encoding/json does: <, > and & escaped
 // for HTML, control characters as \b \f \n \r \t or \u00XX, invalid UTF-8 as \ufffd, and
 // U+2028 and U+2029 escaped.
 func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
+	i := 0
+	for i < len(s) && plain[s[i]] {
+		i++
+	}
 	b = append(b, '"')
+	if i == len(s) { // the common case: seats, cards, bids
+		b = append(b, s...)
+		return append(b, '"')
+	}
+	const hex = "0123456789abcdef"
 	start := 0
-	for i := 0; i < len(s); {
+	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {

@@ -187,3 +187,26 @@ func BenchmarkMarshal(b *testing.B) {
 		}
 	}
 }
+
+// TestAppendRepeatedTimes: records whose times repeat (as stored times do: each one of 256
+// values), among them times in exponent form and times whose bits share a slot of the
+// encoder's cache, encode as json.Marshal encodes them.
+func TestAppendRepeatedTimes(t *testing.T) {
+	recs := matchRecords(t, rules.Default(), 4)
+	var times []float64
+	for q := range 256 {
+		times = append(times, math.Pow(1.07, float64(q))/1000)
+	}
+	times = append(times, 0, 1e-7, -3.5e-9, 2.5e21, -1, 123456789.125, math.SmallestNonzeroFloat64, math.MaxFloat64)
+	rng := rand.New(rand.NewPCG(5, 6))
+	var e Encoder
+	for range 3000 {
+		rec := recs[rng.IntN(len(recs))]
+		rec.Actions = append([]referee.Action(nil), rec.Actions...)
+		for i := range rec.Actions {
+			rec.Actions[i].MS = times[rng.IntN(len(times))]
+			rec.Actions[i].CPUMS = times[rng.IntN(len(times))] * float64(rng.IntN(2))
+		}
+		same(t, &e, &rec, "a record of repeated times")
+	}
+}

@@ -29,46 +29,49 @@ func Summarize(deals []referee.DealRecord, m *store.Match, t *store.Totals) erro
 	for i := range deals {
 		scores[i] = store.ScoreOf(&deals[i])
 	}
-	return summarizeScores(&deals[0].Rules, scores, m, t)
+	st := rating.Stats{Pairings: t.Pairings}
+	return summarizeScores(&deals[0].Rules, scores, m, t, &st)
 }
 
-// summarizeScores is Summarize of the deals' scores, the match played under rs.
-func summarizeScores(rs *rules.Ruleset, deals []store.DealScore, m *store.Match, t *store.Totals) error {
+// summarizeScores is Summarize of the deals' scores, the match played under rs, its rating
+// results added to st, whose pairings become t's (a caller that sums many matches keeps one
+// st, and with it the index of its pairings).
+func summarizeScores(rs *rules.Ruleset, deals []store.DealScore, m *store.Match, t *store.Totals, st *rating.Stats) error {
 	if len(deals) == 0 {
 		return fmt.Errorf("match %s: no deals stored", m.ID)
 	}
 	sides := referee.Sides(rs, len(m.Seats))
-	games := map[int]*referee.GameResult{}
-	var order []int
+	var games []referee.GameResult // in the order of their first deal
 	for i := range deals {
 		d := &deals[i]
-		g, ok := games[d.Game]
-		if !ok {
-			g = &referee.GameResult{Pair: d.Pair, Mirror: d.Mirror, Rotation: rotation(d), Number: d.Game,
-				Totals: make([]int, sides), Made: make([]int, sides), Nat: make([]int, sides), Pit: make([]int, sides)}
-			games[d.Game] = g
-			order = append(order, d.Game)
+		g := len(games) - 1 // a game's deals are stored together: most often the last one
+		if g < 0 || games[g].Number != d.Game {
+			g = slices.IndexFunc(games, func(g referee.GameResult) bool { return g.Number == d.Game })
+		}
+		if g < 0 {
+			sums := make([]int, 4*sides)
+			games = append(games, referee.GameResult{Pair: d.Pair, Mirror: d.Mirror, Rotation: rotation(d), Number: d.Game,
+				Totals: sums[:sides:sides], Made: sums[sides : 2*sides : 2*sides], Nat: sums[2*sides : 3*sides : 3*sides], Pit: sums[3*sides:]})
+			g = len(games) - 1
 		}
 		if d.Sides != sides {
 			return fmt.Errorf("match %s game %d deal %d: result has %d scores, want %d", m.ID, d.Game, d.Deal, d.Sides, sides)
 		}
-		addDeal(g, d)
+		addDeal(&games[g], d)
 	}
 	want := referee.DuplicateGames(rs, len(m.Seats))
-	if len(order) != want {
-		return fmt.Errorf("match %s: stored deals do not make one duplicate set (%d games, want %d)", m.ID, len(order), want)
+	if len(games) != want {
+		return fmt.Errorf("match %s: stored deals do not make one duplicate set (%d games, want %d)", m.ID, len(games), want)
 	}
-	for i, n := range order {
-		if games[n].Rotation != i {
-			return fmt.Errorf("match %s: game %d of the duplicate set has the hands moved %d seats, want %d", m.ID, n, games[n].Rotation, i)
+	for i, g := range games {
+		if g.Rotation != i {
+			return fmt.Errorf("match %s: game %d of the duplicate set has the hands moved %d seats, want %d", m.ID, g.Number, g.Rotation, i)
 		}
 	}
-	m.Games, m.Deals = nil, len(deals)
-	for _, n := range order {
-		g := games[n]
-		g.Winner = topSide(g.Totals)
-		m.Games = append(m.Games, *g)
+	for i := range games {
+		games[i].Winner = topSide(games[i].Totals)
 	}
+	m.Games, m.Deals = games, len(deals)
 	for side := range sides {
 		bt := &t.Bots[m.Seats[side]]
 		bt.Matches++
@@ -110,7 +113,6 @@ func summarizeScores(rs *rules.Ruleset, deals []store.DealScore, m *store.Match,
 	}
 	t.Matches++
 	t.Deals += len(deals)
-	st := rating.Stats{Pairings: t.Pairings}
 	for _, res := range RatingResults(m) {
 		if err := st.Add(res); err != nil {
 			return fmt.Errorf("match %s: %w", m.ID, err)
@@ -210,43 +212,14 @@ func Recompute(db *store.DB, name string) (*store.Totals, error) {
 	for i, b := range l.Bots {
 		t.Bots[i].Name = b
 	}
-	matches, err := db.Matches(name)
-	if err != nil {
-		return nil, err
-	}
-	var deals []store.DealScore
-	var cur *store.Match
-	summed := map[int]bool{}
-	flush := func() error {
-		if cur == nil || len(deals) == 0 {
-			return nil
-		}
-		fresh := *cur
-		err := summarizeScores(&l.Rules, deals, &fresh, t)
-		deals, summed[cur.Index] = deals[:0], true
-		return err
-	}
-	err = db.Scores(name, -1, func(m *store.Match, s *store.DealScore) error {
+	var st rating.Stats
+	err = db.Scores(name, -1, func(m *store.Match, deals []store.DealScore) error {
 		if !m.Done {
 			return nil
 		}
-		if cur == nil || m.Index != cur.Index {
-			if err := flush(); err != nil {
-				return err
-			}
-			cur = m
-		}
-		deals = append(deals, *s)
-		return nil
+		fresh := *m
+		return summarizeScores(&l.Rules, deals, &fresh, t, &st) // a done match without deals: its error
 	})
-	if err == nil {
-		err = flush()
-	}
-	for _, m := range matches {
-		if err == nil && m.Done && !summed[m.Index] {
-			err = Summarize(nil, &m, t) // a done match without deals: its error
-		}
-	}
 	if err != nil {
 		return nil, err
 	}

@@ -220,13 +220,10 @@ func readTimes(r *bitReader, times, seats []byte) bool {
 	var seen [4]bool
 	prev := 0
 	for i := range times {
-		n := uint(0)
-		for r.read(1) == 0 {
-			if n++; n > 9 || r.err {
-				return false
-			}
+		v, ok := r.gamma(9)
+		if !ok {
+			return false
 		}
-		v := uint64(1)<<n | r.read(n)
 		z := v - 1
 		d := int(z >> 1)
 		if z&1 != 0 {
@@ -384,15 +381,13 @@ func decodeBinRow(data []byte, rec *referee.DealRecord, bots []string, b *binDea
 	for i, s := range b.seats {
 		rec.Seats[i] = bots[s]
 	}
-	for i, h := range b.hands {
-		rec.Hands[i] = h.String()
-	}
+	rec.Hands = handNames(b.hands)
 	rec.Skart, rec.Pile, rec.Table, rec.Faults, rec.Rejected = "", nil, 0, nil, nil
-	rec.Actions = make([]referee.Action, b.n)
-	var claims []int // the claims' own memory: a record keeps pointers into it
+	rec.Actions = slices.Grow(rec.Actions[:0], b.n)[:b.n] // the memory rec came with, if any
+	var claims []int                                      // the claims' own memory: a record keeps pointers into it
 	for i := range rec.Actions {
 		a := &rec.Actions[i]
-		a.Seat, a.MS = seatNames[b.seatsOf[i]], wallTime(b.wall[i])
+		*a = referee.Action{Seat: seatNames[b.seatsOf[i]], MS: wallTime(b.wall[i])}
 		if b.cpu {
 			a.CPUMS = wallTime(b.cpuMS[i])
 		}
@@ -411,6 +406,29 @@ func decodeBinRow(data []byte, rec *referee.DealRecord, bots []string, b *binDea
 	}
 	rec.Result = referee.ResultRecord(&b.deal, b.seating())
 	return nil
+}
+
+// handNames returns the notation of each hand (CardSet.String), the four in one allocation.
+func handNames(hands [4]protocol.CardSet) (names [4]string) {
+	var buf [4 * 32 * 3]byte
+	text, ends := buf[:0], [4]int{}
+	for i, h := range hands {
+		if h == 0 {
+			text = append(text, '-')
+		}
+		for s := h; s != 0; s &= s - 1 {
+			if s != h {
+				text = append(text, ' ')
+			}
+			text = append(text, cardNames[bits.TrailingZeros32(uint32(s))]...)
+		}
+		ends[i] = len(text)
+	}
+	all, start := string(text), 0
+	for i, end := range ends {
+		names[i], start = all[start:end], end
+	}
+	return names
 }
 
 // seatNames, cardNames and bidNames are the notation of every seat and card, made once.
@@ -458,12 +476,15 @@ func quantiseWall(ms float64) (byte, bool) {
 }
 
 // wallTime returns the milliseconds of a time byte.
-func wallTime(q byte) float64 {
-	if q == 0 {
-		return 0
+func wallTime(q byte) float64 { return wallTimes[q] }
+
+// wallTimes are the milliseconds of every time byte, computed once.
+var wallTimes = func() (ms [256]float64) {
+	for q := 1; q < len(ms); q++ {
+		ms[q] = math.Pow(timeStep, float64(q-1)) / 1000
 	}
-	return math.Pow(timeStep, float64(q-1)) / 1000
-}
+	return ms
+}()
 
 // bitWriter appends bit fields, least significant bit first.
 type bitWriter struct {
@@ -502,20 +523,55 @@ type bitReader struct {
 
 // read returns the next n bits (n ≤ 56); past the end it sets err and returns 0.
 func (r *bitReader) read(n uint) uint64 {
-	for r.nacc < n {
-		if r.next >= len(r.data) {
+	if r.nacc < n {
+		if r.fill(); r.nacc < n {
 			r.err = true
 			return 0
 		}
-		r.acc |= uint64(r.data[r.next]) << r.nacc
-		r.next++
-		r.nacc += 8
 	}
 	v := r.acc & (1<<n - 1)
 	r.acc >>= n
 	r.nacc -= n
 	r.pos += n
 	return v
+}
+
+// fill loads the accumulator with as many whole bytes as it holds (at least 57 bits, unless
+// the data ends first); the bits above the loaded ones stay 0.
+func (r *bitReader) fill() {
+	if r.next+8 <= len(r.data) {
+		k := (64 - r.nacc) / 8 // the bytes that fit
+		w := binary.LittleEndian.Uint64(r.data[r.next:])
+		if k < 8 {
+			w &= 1<<(8*k) - 1
+		}
+		r.acc |= w << r.nacc
+		r.next += int(k)
+		r.nacc += 8 * k
+		return
+	}
+	for r.nacc <= 56 && r.next < len(r.data) {
+		r.acc |= uint64(r.data[r.next]) << r.nacc
+		r.next++
+		r.nacc += 8
+	}
+}
+
+// gamma reads an Elias gamma code (n 0 bits, a 1 bit, the n bits below it) of at most most
+// 0 bits (most < 28) and returns its value; false if it has more, or the data ends first.
+func (r *bitReader) gamma(most uint) (uint64, bool) {
+	if r.nacc <= 2*most {
+		r.fill()
+	}
+	n := uint(bits.TrailingZeros64(r.acc))
+	if n > most || 2*n+1 > r.nacc {
+		return 0, false
+	}
+	v := 1<<n | r.acc>>(n+1)&(1<<n-1)
+	r.acc >>= 2*n + 1
+	r.nacc -= 2*n + 1
+	r.pos += 2*n + 1
+	return v, true
 }
 
 // byteReader reads the fixed and varint fields of a row.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/klaverjas-arena/arena/referee/rules"
 )
@@ -179,6 +180,121 @@ func TestTimeCodes(t *testing.T) {
 		br := bitReader{data: row}
 		if !readTimes(&br, back, seats) || !slices.Equal(back, times) {
 			t.Fatalf("trial %d: wrote %v, read %v", trial, times, back)
+		}
+	}
+}
+
+// refBits reads bits one at a time, least significant first: what bitReader must find.
+type refBits struct {
+	data []byte
+	pos  int
+}
+
+func (r *refBits) read(n uint) (uint64, bool) {
+	if r.pos+int(n) > 8*len(r.data) {
+		return 0, false
+	}
+	v := uint64(0)
+	for i := range n {
+		v |= uint64(r.data[r.pos/8]>>(r.pos%8)&1) << i
+		r.pos++
+	}
+	return v, true
+}
+
+// TestBitReaderGamma: reads of fields and of gamma codes find what reading one bit at a time
+// finds (the value, a code with too many 0 bits, the end of the data), on random bit streams
+// of every length around the reader's 8-byte loads.
+func TestBitReaderGamma(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := range 20000 {
+		data := make([]byte, r.IntN(20))
+		for i := range data {
+			v := r.Uint32()
+			data[i] = byte(v) & byte(v>>8) & byte(v>>16) // mostly 0 bits
+		}
+		fast, ref := bitReader{data: data}, refBits{data: data}
+		for step := 0; step < 60; step++ {
+			if r.IntN(2) == 0 {
+				n := uint(r.IntN(57))
+				got, want := fast.read(n), uint64(0)
+				want, ok := ref.read(n)
+				if got != want || fast.err == ok {
+					t.Fatalf("trial %d step %d: read(%d) %d (err %v), bit by bit %d (ok %v)", trial, step, n, got, fast.err, want, ok)
+				}
+				if !ok {
+					break
+				}
+			} else {
+				got, ok := fast.gamma(9)
+				want, wantOK, n := uint64(0), true, uint(0)
+				for {
+					bit, more := ref.read(1)
+					if !more || n == 9 && bit == 0 {
+						wantOK = false
+						break
+					}
+					if bit == 1 {
+						break
+					}
+					n++
+				}
+				if wantOK {
+					low, more := ref.read(n)
+					want, wantOK = 1<<n|low, more
+				}
+				if got != want && wantOK || ok != wantOK {
+					t.Fatalf("trial %d step %d: gamma %d %v, bit by bit %d %v", trial, step, got, ok, want, wantOK)
+				}
+				if !ok {
+					break
+				}
+			}
+			if int(fast.pos) != ref.pos {
+				t.Fatalf("trial %d step %d: at bit %d, bit by bit at %d", trial, step, fast.pos, ref.pos)
+			}
+		}
+	}
+}
+
+// TestWallTimes: every time byte reads back as the time of its step on the scale, which
+// quantises to the same byte.
+func TestWallTimes(t *testing.T) {
+	for q := range 256 {
+		want := 0.0
+		if q > 0 {
+			want = math.Pow(timeStep, float64(q-1)) / 1000
+		}
+		got := wallTime(byte(q))
+		if back, ok := quantiseWall(got); got != want || !ok || back != byte(q) {
+			t.Errorf("byte %d: %v ms (want %v), quantised again %d %v", q, got, want, back, ok)
+		}
+	}
+}
+
+// TestHandNames: the hands' notation is CardSet.String of each, empty and full sets too.
+func TestHandNames(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for trial := range 2000 {
+		var hands [4]protocol.CardSet
+		for i := range hands {
+			switch trial % 5 {
+			case 0:
+				hands[i] = 0
+			case 1:
+				hands[i] = protocol.CardSet(1<<32 - 1)
+			default:
+				hands[i] = protocol.CardSet(r.Uint32() & r.Uint32())
+			}
+			if r.IntN(3) == 0 {
+				hands[i] = protocol.CardSet(r.Uint32())
+			}
+		}
+		got := handNames(hands)
+		for i, h := range hands {
+			if got[i] != h.String() {
+				t.Fatalf("hand %v: %q, String %q", h, got[i], h.String())
+			}
 		}
 	}
 }

@@ -14,6 +14,14 @@
 // checksum of its key and bytes, checked on every read (checksum.go; schema 2). Verify
 // checks a whole file: Open runs it before a writer writes anything.
 //
+// # Reading
+//
+// The readers of a whole league (Scores for its totals, MatchDeals for records) walk the
+// match records and their rows in key order on one goroutine and decode them, whole matches
+// at a time, on every CPU (pipeline.go); their callers see the matches in order. A binary
+// row is re-derived by the rules engine as it is decoded, so a row that reads is a deal the
+// rules allow.
+//
 // # Durability
 //
 // Every deal is committed in its own transaction as it finishes. A match's totals and

@@ -241,7 +241,7 @@ func (db *DB) Matches(league string) ([]Match, error) {
 				return fmt.Errorf("league %s: %w", league, err)
 			}
 			var m Match
-			if err := json.Unmarshal(data, &m); err != nil {
+			if err := unmarshalMatch(data, &m); err != nil {
 				return fmt.Errorf("%w: league %s: %s: %v", ErrCorrupt, league, describeKey(k), err)
 			}
 			out = append(out, m)

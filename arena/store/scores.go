@@ -1,11 +1,8 @@
 package store
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"runtime"
-	"sync"
+	"slices"
 
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee"
@@ -75,162 +72,33 @@ func (b *binDeal) score(game, deal, attempt int) DealScore {
 	return s
 }
 
-// Scores calls fn with the score of every stored deal of the league (match < 0) or of one
-// match, in key order, every deal re-refereed on the way: a binary row is re-derived by the
+// Scores calls fn once for every stored match of the league (match < 0) or for one match,
+// in index order, with the scores of its stored deals in key order (none for a match that
+// has no deal stored), every deal re-refereed on the way: a binary row is re-derived by the
 // rules engine as it is read, without building its record; any other row is decoded and
-// checked with Verify, and a deal that fails is an error with its place. The rows are
-// decoded in chunks on every CPU (GOMAXPROCS), fn called in order on the caller's goroutine.
-// fn must not keep s.
-func (db *DB) Scores(league string, match int, fn func(m *Match, s *DealScore) error) error {
+// checked with Verify. A deal or match record that fails is an error with its place, and fn
+// is not called for its match. The match records and rows are decoded in chunks of whole
+// matches on every CPU (GOMAXPROCS), fn called in order on the caller's goroutine. fn must
+// keep neither m nor deals: their memory is reused for later matches.
+func (db *DB) Scores(league string, match int, fn func(m *Match, deals []DealScore) error) error {
 	return db.view(func(tx *bolt.Tx) error {
-		b, err := leagueBucket(tx, league)
-		if err != nil {
-			return err
+		do := func(w *worker, m *Match, rows [][2][]byte, out *[]DealScore) error {
+			*out = slices.Grow((*out)[:0], len(rows))[:len(rows)]
+			for i, row := range rows {
+				if err := scoreRow(row[0], row[1], w.l, w.old, m, &w.bin, &(*out)[i]); err != nil {
+					return err
+				}
+			}
+			return nil
 		}
-		var l League
-		if err := getJSON(b, keyInfo, &l); err != nil {
-			return err
-		}
-		p := scorePipeline{b: b, l: &l, old: legacy(tx), match: match, work: make(chan *scoreChunk), order: make(chan *scoreChunk, 2*runtime.GOMAXPROCS(0)), stop: make(chan struct{})}
-		return p.run(fn)
+		return readMatches(tx, league, match, do, func(m *Match, out *[]DealScore) error { return fn(m, *out) })
 	})
 }
 
-// chunkRows is the rows a worker of Scores decodes at a time.
-const chunkRows = 512
-
-// scoreChunk is a run of stored rows, each with its match, and, once done is closed, their
-// scores or the error of the first that fails.
-type scoreChunk struct {
-	ms         []*Match
-	keys, vals [][]byte
-	scores     []DealScore
-	err        error
-	done       chan struct{}
-}
-
-// scorePipeline is one Scores: a producer walks the match records and the rows in key order
-// into chunks, workers score them, and run hands the scores to fn in order. The rows' bytes
-// are bbolt's, valid until the transaction ends, which is after run returns.
-type scorePipeline struct {
-	b     *bolt.Bucket
-	l     *League
-	old   bool // a database of schema 1
-	match int
-	work  chan *scoreChunk // to the workers
-	order chan *scoreChunk // the same chunks, in order, to run
-	stop  chan struct{}    // closed when run stops early
-}
-
-func (p *scorePipeline) run(fn func(m *Match, s *DealScore) error) error {
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			var scratch binDeal
-			for c := range p.work {
-				p.score(c, &scratch)
-				close(c.done)
-			}
-		})
-	}
-	go p.produce()
-	var err error
-	for c := range p.order {
-		<-c.done
-		if err != nil {
-			continue // draining what the producer queued before it saw stop
-		}
-		for i := range c.scores { // the rows before a failing one, then its error
-			if err = fn(c.ms[i], &c.scores[i]); err != nil {
-				break
-			}
-		}
-		if err == nil {
-			err = c.err
-		}
-		if err != nil {
-			close(p.stop)
-		}
-	}
-	wg.Wait()
-	return err
-}
-
-// produce queues the chunks of every match (or of p.match), then closes both queues.
-func (p *scorePipeline) produce() {
-	defer close(p.order)
-	defer close(p.work)
-	matches := p.b.Bucket(bucketMatches)
-	deals := p.b.Bucket(bucketDeals)
-	send := func(c *scoreChunk, toWorkers bool) bool {
-		if toWorkers {
-			select {
-			case p.work <- c:
-			case <-p.stop:
-				return false
-			}
-		}
-		select {
-		case p.order <- c:
-			return true
-		case <-p.stop:
-			return false
-		}
-	}
-	c := &scoreChunk{done: make(chan struct{})} // filled across matches
-	visit := func(idx int) error {
-		m := new(Match)
-		if err := getJSON(matches, u32(idx), m); err != nil {
-			if len(c.keys) > 0 && !send(c, true) {
-				return errStopped
-			}
-			c = &scoreChunk{err: err, done: make(chan struct{})}
-			close(c.done)
-			send(c, false)
-			return err
-		}
-		prefix := u32(idx)
-		cur := deals.Cursor()
-		for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
-			c.ms, c.keys, c.vals = append(c.ms, m), append(c.keys, k), append(c.vals, v)
-			if len(c.keys) == chunkRows {
-				if !send(c, true) {
-					return errStopped
-				}
-				c = &scoreChunk{done: make(chan struct{})}
-			}
-		}
-		return nil
-	}
-	var err error
-	if p.match >= 0 {
-		err = visit(p.match)
-	} else {
-		err = eachMatch(matches, visit)
-	}
-	if err == nil && len(c.keys) > 0 {
-		send(c, true)
-	}
-}
-
-// errStopped ends the producer's walk when run stopped early.
-var errStopped = errors.New("stopped")
-
-// score scores the rows of c, stopping at the first that fails.
-func (p *scorePipeline) score(c *scoreChunk, scratch *binDeal) {
-	c.scores = make([]DealScore, len(c.keys))
-	for i, k := range c.keys {
-		if c.err = p.scoreRow(k, c.vals[i], c.ms[i], scratch, &c.scores[i]); c.err != nil {
-			c.scores = c.scores[:i]
-			return
-		}
-	}
-}
-
-// scoreRow scores one stored row of match m into s (see Scores).
-func (p *scorePipeline) scoreRow(k, v []byte, m *Match, scratch *binDeal, s *DealScore) error {
-	l := p.l
-	data, err := unseal(k, v, p.old)
+// scoreRow scores one stored row of match m of league l into s (see Scores); old says the
+// database is of schema 1.
+func scoreRow(k, v []byte, l *League, old bool, m *Match, scratch *binDeal, s *DealScore) error {
+	data, err := unseal(k, v, old)
 	switch {
 	case err != nil:
 	case isBinRow(data) && len(k) != 10:

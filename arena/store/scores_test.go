@@ -89,13 +89,15 @@ func TestScores(t *testing.T) {
 				t.Fatal(err)
 			}
 			redeals, made := 0, 0
-			err = db.Scores("x", -1, func(m *Match, s *DealScore) error {
-				got = append(got, fmt.Sprintf("%s %+v", m.ID, *s))
-				switch s.Outcome {
-				case rules.Redeal:
-					redeals++
-				case rules.Made:
-					made++
+			err = db.Scores("x", -1, func(m *Match, deals []DealScore) error {
+				for _, s := range deals {
+					got = append(got, fmt.Sprintf("%s %+v", m.ID, s))
+					switch s.Outcome {
+					case rules.Redeal:
+						redeals++
+					case rules.Made:
+						made++
+					}
 				}
 				return nil
 			})
@@ -163,18 +165,16 @@ func TestScoresDamage(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			db := scoresLeague(t, rules.Default())
 			rewrite(t, db, bucketDeals, key(tc.match), tc.change(key(tc.match)))
-			n := 0
-			err := db.Scores("x", -1, func(m *Match, s *DealScore) error {
-				if m.Index == tc.match && s.Game == 1 && s.Deal == 2 {
-					t.Errorf("the altered deal was read: %+v", *s)
+			err := db.Scores("x", -1, func(m *Match, deals []DealScore) error {
+				if m.Index == tc.match {
+					t.Errorf("a score of the match with the altered deal was read: %+v", deals)
 				}
-				n++
 				return nil
 			})
 			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.text) {
 				t.Errorf("Scores: %v\nwant %v containing %q", err, tc.want, tc.text)
 			}
-			if err := db.Scores("x", 1-tc.match, func(*Match, *DealScore) error { return nil }); err != nil {
+			if err := db.Scores("x", 1-tc.match, func(*Match, []DealScore) error { return nil }); err != nil {
 				t.Errorf("the other match: %v", err)
 			}
 		})
@@ -214,8 +214,10 @@ func TestScoresChunks(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Scores("x", -1, func(m *Match, s *DealScore) error {
-		got = append(got, fmt.Sprintf("%s %+v", m.ID, *s))
+	if err := db.Scores("x", -1, func(m *Match, deals []DealScore) error {
+		for _, s := range deals {
+			got = append(got, fmt.Sprintf("%s %+v", m.ID, s))
+		}
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -225,13 +227,44 @@ func TestScoresChunks(t *testing.T) {
 	}
 	stop := errors.New("enough")
 	n := 0
-	err := db.Scores("x", -1, func(*Match, *DealScore) error {
-		if n++; n == chunkRows+7 {
+	err := db.Scores("x", -1, func(*Match, []DealScore) error {
+		if n++; n == 2 {
 			return stop
 		}
 		return nil
 	})
-	if err != stop || n != chunkRows+7 {
-		t.Errorf("stopped after %d scores with %v", n, err)
+	if err != stop || n != 2 {
+		t.Errorf("stopped after %d matches with %v", n, err)
+	}
+}
+
+// TestScoresMatches: Scores calls fn for a stored match without deals too (with none), and a
+// damaged match record is an error naming it, after the matches before it and before any of
+// its deals or of later matches.
+func TestScoresMatches(t *testing.T) {
+	db := scoresLeague(t, rules.Default())
+	if err := db.StartMatch("x", &Match{Index: 2, ID: "x/2", Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	each := func(m *Match, deals []DealScore) error {
+		got = append(got, fmt.Sprintf("%s:%d", m.ID, len(deals)))
+		return nil
+	}
+	if err := db.Scores("x", -1, each); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got[2] != "x/2:0" || got[0] == "x/0:0" || got[0][len("x/0:"):] != got[1][len("x/1:"):] {
+		t.Errorf("matches and their deals: %v, want x/0 and x/1 with the same deals, x/2 with none", got)
+	}
+	got = nil
+	if err := db.Scores("x", 5, each); !errors.Is(err, ErrNotFound) || len(got) != 0 {
+		t.Errorf("a match not stored: %v, fn saw %v", err, got)
+	}
+	rewrite(t, db, bucketMatches, u32(1), func(v []byte) []byte { v[len(v)/2] ^= 1; return v })
+	got = nil
+	err := db.Scores("x", -1, each)
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "the record of match 1 fails its checksum") || len(got) != 1 || !strings.HasPrefix(got[0], "x/0:") {
+		t.Errorf("a damaged match record: %v, fn saw %v, want an error naming it after x/0 alone", err, got)
 	}
 }
