@@ -15,25 +15,23 @@ var errNoPause = errors.New("no cgroup to freeze, and the sandboxed bot's proces
 // league's keep_bots) uses no CPU while it waits, which the matches being played would
 // lose: its cgroup v2 is frozen (cgroup.freeze), or, without one, its process group is sent
 // SIGSTOP. A paused bot can still be stopped.
-func (p *Proc) Pause() error {
-	switch {
-	case p.cg != nil:
-		return p.cg.freeze(true)
-	case p.fifoDir != "":
-		return errNoPause
-	}
-	p.signalGroup(unix.SIGSTOP)
-	return nil
-}
+func (p *Proc) Pause() error { return p.setPaused(true) }
 
 // Resume lets a paused bot run again.
-func (p *Proc) Resume() error {
+func (p *Proc) Resume() error { return p.setPaused(false) }
+
+// setPaused pauses (on) or resumes the bot's processes.
+func (p *Proc) setPaused(on bool) error {
 	switch {
 	case p.cg != nil:
-		return p.cg.freeze(false)
+		return p.cg.freeze(on)
 	case p.fifoDir != "":
 		return errNoPause
 	}
-	p.signalGroup(unix.SIGCONT)
+	sig := unix.SIGCONT
+	if on {
+		sig = unix.SIGSTOP
+	}
+	p.signalGroup(sig)
 	return nil
 }
