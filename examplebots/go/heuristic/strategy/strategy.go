@@ -41,6 +41,17 @@ func decide(p *params, s *bot.State, d bot.Decision) bot.Answer {
 	return bot.Answer{Card: v.chooseCard(d.LegalCards)}
 }
 
+// Card returns the card the bot plays from legal for seat s.Seat at a table of four, with
+// ruleset rs, trumps trump and trick the current trick so far: a play decision of Decide
+// without reading the ruleset from s.Options. It is the model of the bot's play for bots
+// that replay it many times a decision (the PIMC bot's inference).
+func Card(rs *rules.Ruleset, s *bot.State, trump protocol.Suit, trick []protocol.Card, legal protocol.CardSet) protocol.Card {
+	if legal.Len() == 1 {
+		return legal.Lowest()
+	}
+	return newView(&standard, rs, s, trump, trick).chooseCard(legal)
+}
+
 // Claim returns the roem in a finished trick: the honest claim under roem_claiming =
 // claim_required.
 func Claim(rs *rules.Ruleset, trick []protocol.Card, trump protocol.Suit) int {

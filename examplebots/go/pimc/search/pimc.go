@@ -10,6 +10,7 @@
 package search
 
 import (
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -56,6 +57,17 @@ type Config struct {
 	// enough for them, the bot then plays the same whatever the load of the machine (for
 	// strength tests).
 	Worlds int
+	// InferEps, when positive, weighs each sampled world by how likely the opponents'
+	// cards so far are in it if they play as the heuristic bot does (package strategy): a
+	// factor of 1 for each card the heuristic would have played there, InferEps for each it
+	// would not. 0 leaves the inference out.
+	InferEps float64
+	// InferPartnerEps is InferEps for the partner's cards; 0 (or 1) leaves them out.
+	InferPartnerEps float64
+	// InferDraws is how the weights are used: 1 or less weighs each world's values by its
+	// likelihood in the average; more draws that many worlds for each one valued and keeps
+	// one of them, chosen with chances in proportion to their likelihoods.
+	InferDraws int
 	// Seed seeds the sampler (0: from the clock).
 	Seed uint64
 }
@@ -161,7 +173,41 @@ func (p *Player) play(rs *rules.Ruleset, s *bot.State, d bot.Decision, deadline 
 		p.solver.Horizon = horizon
 	}
 	p.solver.Deadline = deadline
-	base := solver.Position{Rules: rs, Trump: trump, Maker: protocol.Seat(k.maker), StukSeat: protocol.NoSeat}
+	base := rootPosition(rs, s, d, k, leader)
+	k.observe(s, p.cfg.InferEps, p.cfg.InferPartnerEps)
+	var sum [protocol.NumCards]float64
+	side := rs.SideOf(protocol.Seat(k.me))
+	p.Worlds = 0
+	for time.Now().Before(deadline) && !p.enough(p.Worlds) {
+		w, weight := p.draw(k)
+		pos := base
+		pos.Hands, pos.Discard = w.hands, w.discard
+		pos.StukSeat = k.stukSeat(&w)
+		moves := p.solver.Moves(&pos, side)
+		if p.solver.Aborted() {
+			break
+		}
+		for _, mv := range moves {
+			sum[mv.Card] += weight * float64(mv.Value)
+		}
+		p.Worlds++
+	}
+	if p.Worlds == 0 {
+		return strategy.Decide(s, d).Card
+	}
+	best, bestSum := d.LegalCards.Lowest(), math.Inf(-1)
+	for c := range d.LegalCards.All() {
+		if sum[c] > bestSum {
+			best, bestSum = c, sum[c]
+		}
+	}
+	return best
+}
+
+// rootPosition returns the solver's position at decision d without the hidden hands: the
+// trick so far, led by leader, and the points, roem and tricks each side has won.
+func rootPosition(rs *rules.Ruleset, s *bot.State, d bot.Decision, k *knowledge, leader protocol.Seat) solver.Position {
+	base := solver.Position{Rules: rs, Trump: k.trump, Maker: protocol.Seat(k.maker), StukSeat: protocol.NoSeat}
 	base.Trick = rules.Trick{Leader: protocol.Seat(k.index(leader))}
 	for _, c := range d.Trick {
 		base.Trick.Add(c)
@@ -172,33 +218,32 @@ func (p *Player) play(rs *rules.Ruleset, s *bot.State, d bot.Decision, deadline 
 		base.Roem[side] += t.Roem
 		base.Won[side]++
 	}
-	var sum [protocol.NumCards]int
-	side := rs.SideOf(protocol.Seat(k.me))
-	p.Worlds = 0
-	for time.Now().Before(deadline) && !p.enough(p.Worlds) {
-		w := k.sample(p.rng)
-		pos := base
-		pos.Hands, pos.Discard = w.hands, w.discard
-		pos.StukSeat = k.stukSeat(&w)
-		moves := p.solver.Moves(&pos, side)
-		if p.solver.Aborted() {
-			break
-		}
-		for _, mv := range moves {
-			sum[mv.Card] += mv.Value
-		}
-		p.Worlds++
+	return base
+}
+
+// draw returns a world to value and the weight of its values in the average. Without
+// replays to weigh it by it is a sampled world of weight 1; with InferDraws above 1 one of
+// InferDraws sampled worlds, drawn with chances in proportion to their likelihoods, of
+// weight 1; else a sampled world weighted by its likelihood.
+func (p *Player) draw(k *knowledge) (world, float64) {
+	w := k.sample(p.rng)
+	if len(k.replays) == 0 {
+		return w, 1
 	}
-	if p.Worlds == 0 {
-		return strategy.Decide(s, d).Card
+	l := k.likelihood(&w)
+	if p.cfg.InferDraws <= 1 {
+		return w, l
 	}
-	best, bestSum := d.LegalCards.Lowest(), -1<<62
-	for c := range d.LegalCards.All() {
-		if sum[c] > bestSum {
-			best, bestSum = c, sum[c]
+	total := l
+	for range p.cfg.InferDraws - 1 {
+		c := k.sample(p.rng)
+		lc := k.likelihood(&c)
+		total += lc
+		if p.rng.Float64()*total < lc {
+			w = c
 		}
 	}
-	return best
+	return w, 1
 }
 
 // enough reports whether n worlds fill the Worlds cap.

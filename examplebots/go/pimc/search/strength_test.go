@@ -21,7 +21,8 @@ import (
 // on the load of the machine (the budget is then 10 s unless PIMC_BUDGET says otherwise);
 // PIMC_SEED picks the deals (default 2026), PIMC_HORIZON, PIMC_BID_HORIZON, PIMC_EXACT and
 // PIMC_PASS_BELOW override the configuration, PIMC_HEURISTIC_PASS and PIMC_PASS_VALUE
-// (true or false) HeuristicPass and PassValue.
+// (true or false) HeuristicPass and PassValue, PIMC_INFER_EPS, PIMC_INFER_PARTNER_EPS and
+// PIMC_INFER_DRAWS the inference.
 //
 //	PIMC_PAIRS=20 PIMC_WORLDS=50 go test -run TestStrength -v ./examplebots/go/pimc/search
 func TestStrength(t *testing.T) {
@@ -47,6 +48,12 @@ func TestStrength(t *testing.T) {
 	env("PIMC_BID_HORIZON", &cfg.BidHorizon)
 	env("PIMC_EXACT", &cfg.ExactTricks)
 	env("PIMC_PASS_BELOW", &cfg.PassBelow)
+	env("PIMC_INFER_DRAWS", &cfg.InferDraws)
+	for name, v := range map[string]*float64{"PIMC_INFER_EPS": &cfg.InferEps, "PIMC_INFER_PARTNER_EPS": &cfg.InferPartnerEps} {
+		if x, err := strconv.ParseFloat(os.Getenv(name), 64); err == nil {
+			*v = x
+		}
+	}
 	if v, err := strconv.ParseBool(os.Getenv("PIMC_HEURISTIC_PASS")); err == nil {
 		cfg.HeuristicPass = v
 	}

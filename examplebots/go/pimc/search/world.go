@@ -30,8 +30,9 @@ type knowledge struct {
 	cannot   [protocol.MaxSeats + 1]protocol.CardSet // cards a seat is known not to hold
 	played   [protocol.MaxSeats]protocol.CardSet     // cards each seat has played this deal
 	discard  protocol.CardSet                        // the bot's own discards, as Player
-	passedOn [protocol.MaxSeats]uint8
-	chose    int // the seat that chose trumps freely (not in a compulsory round), or -1                // suits (bits) a seat passed on when it could choose them
+	passedOn [protocol.MaxSeats]uint8                // suits (bits) a seat passed on when it could choose them
+	chose    int                                     // the seat that chose trumps freely (not in a compulsory round), or -1
+	replays  []replay                                // the others' cards, for the inference (observe)
 }
 
 // index returns the play-order index of table seat s, or -1.
