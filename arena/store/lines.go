@@ -3,7 +3,6 @@ package store
 import (
 	"encoding/json"
 	"fmt"
-	"math/bits"
 	"slices"
 	"strconv"
 
@@ -205,22 +204,9 @@ func appendResult(out []byte, d *rules.Deal) []byte {
 // resultKeys open the result's per-side lists, in the order of RecordResult.
 var resultKeys = [4]string{`,"score":[`, `,"cards":[`, `,"roem":[`, `,"tricks":[`}
 
-// appendHand appends hand h as a JSON string in its notation (CardSet.String, as handNames).
+// appendHand appends hand h as a JSON string in its notation.
 func appendHand(out []byte, h protocol.CardSet) []byte {
-	out = append(out, '"')
-	if h == 0 {
-		out = append(out, '-')
-	}
-	sep := false
-	for suit := range uint(4) {
-		if cards := uint8(h >> (8 * suit)); cards != 0 {
-			if sep {
-				out = append(out, ' ')
-			}
-			out, sep = append(out, suitCards[suit][cards]...), true
-		}
-	}
-	return append(out, '"')
+	return append(appendHandText(append(out, '"'), h), '"')
 }
 
 func boolIndex(v bool) int {
@@ -231,7 +217,7 @@ func boolIndex(v bool) int {
 }
 
 // The text of the lines that comes from tables: what follows the seats for each dealer and
-// first, the cards of a hand in each suit, each action's start up to its time for each seat and bid, card or claim, and the
+// first, each action's start up to its time for each seat and bid, card or claim, and the
 // JSON of every time code's time (encoding/json's own, made once).
 var (
 	dealerFirst = func() (t [4][2]string) {
@@ -260,21 +246,6 @@ var (
 	claimActions = func() (t [4]string) {
 		for s := range t {
 			t[s] = `{"seat":"` + seatNames[s] + `","claim":`
-		}
-		return t
-	}()
-	suitCards = func() (t [4][256]string) { // the cards of each set of one suit, in the notation
-		for suit := range t {
-			for cards := range t[suit] {
-				var text []byte
-				for s := cards; s != 0; s &= s - 1 {
-					if s != cards {
-						text = append(text, ' ')
-					}
-					text = append(text, cardNames[8*suit+bits.TrailingZeros(uint(s))]...)
-				}
-				t[suit][cards] = string(text)
-			}
 		}
 		return t
 	}()
