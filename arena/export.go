@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
-	"sync"
 
-	"github.com/klaverjas-arena/arena/arena/dealjson"
 	"github.com/klaverjas-arena/arena/arena/store"
-	"github.com/klaverjas-arena/arena/referee"
 	"github.com/urfave/cli/v2"
 )
 
@@ -50,30 +46,13 @@ func runExport(c *cli.Context) error {
 		}
 		out = file
 	}
-	w := bufio.NewWriterSize(out, 256<<10)
 	refereeGC()
 	n := 0
-	encoders := sync.Pool{New: func() any { return new(dealjson.Encoder) }} // what json.Marshal writes, without reflection
-	err = store.MatchDeals(db, name, match, func(_ *store.Match, recs []referee.DealRecord, _ []bool, out *exported) error {
-		enc := encoders.Get().(*dealjson.Encoder)
-		defer encoders.Put(enc)
-		out.lines, out.deals = out.lines[:0], len(recs)
-		for i := range recs {
-			var err error
-			if out.lines, err = enc.Append(out.lines, &recs[i]); err != nil {
-				return err
-			}
-			out.lines = append(out.lines, '\n')
-		}
-		return nil
-	}, func(_ *store.Match, out *exported) error {
-		n += out.deals
-		_, err := w.Write(out.lines)
+	err = store.MatchLines(db, name, match, func(_ *store.Match, lines []byte, deals int) error {
+		n += deals
+		_, err := out.Write(lines) // a match's lines at once: no buffer needed
 		return err
 	})
-	if ferr := w.Flush(); err == nil {
-		err = ferr
-	}
 	if file != nil {
 		if cerr := file.Close(); err == nil {
 			err = cerr
@@ -83,11 +62,4 @@ func runExport(c *cli.Context) error {
 		}
 	}
 	return err
-}
-
-// exported is one match as export writes it: its deals' JSON lines, made on one of the
-// store's decoding goroutines.
-type exported struct {
-	lines []byte
-	deals int
 }

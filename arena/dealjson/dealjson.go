@@ -89,7 +89,7 @@ func (e *Encoder) Append(dst []byte, rec *referee.DealRecord) ([]byte, error) {
 		return dst, err
 	}
 	b = append(b, `,"result":`...)
-	b = appendResult(b, &rec.Result)
+	b = AppendResult(b, &rec.Result)
 	if len(rec.Faults) > 0 {
 		b = append(b, `,"faults":[`...)
 		for i := range rec.Faults {
@@ -159,7 +159,8 @@ func appendActions(b []byte, actions []referee.Action, floats *floatCache) ([]by
 	return append(b, ']'), nil
 }
 
-func appendResult(b []byte, r *referee.RecordResult) []byte {
+// AppendResult appends the JSON of a deal's result r to b, as json.Marshal writes it.
+func AppendResult(b []byte, r *referee.RecordResult) []byte {
 	b = append(b, `{"outcome":`...)
 	b = appendString(b, r.Outcome)
 	b = appendOptional(b, `,"trump":`, r.Trump)

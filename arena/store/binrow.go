@@ -413,15 +413,7 @@ func handNames(hands [4]protocol.CardSet) (names [4]string) {
 	var buf [4 * 32 * 3]byte
 	text, ends := buf[:0], [4]int{}
 	for i, h := range hands {
-		if h == 0 {
-			text = append(text, '-')
-		}
-		for s := h; s != 0; s &= s - 1 {
-			if s != h {
-				text = append(text, ' ')
-			}
-			text = append(text, cardNames[bits.TrailingZeros32(uint32(s))]...)
-		}
+		text = appendHandText(text, h)
 		ends[i] = len(text)
 	}
 	all, start := string(text), 0
@@ -430,6 +422,41 @@ func handNames(hands [4]protocol.CardSet) (names [4]string) {
 	}
 	return names
 }
+
+// appendHandText appends the notation of hand h (CardSet.String): its cards in ascending
+// order separated by spaces, or "-" for none.
+func appendHandText(out []byte, h protocol.CardSet) []byte {
+	if h == 0 {
+		return append(out, '-')
+	}
+	sep := false
+	for suit := range uint(4) {
+		if cards := uint8(h >> (8 * suit)); cards != 0 {
+			if sep {
+				out = append(out, ' ')
+			}
+			out, sep = append(out, suitCards[suit][cards]...), true
+		}
+	}
+	return out
+}
+
+// suitCards is the notation of every set of cards of one suit, by suit and the set's bits.
+var suitCards = func() (t [4][256]string) {
+	for suit := range t {
+		for cards := range t[suit] {
+			var text []byte
+			for s := cards; s != 0; s &= s - 1 {
+				if s != cards {
+					text = append(text, ' ')
+				}
+				text = append(text, cardNames[8*suit+bits.TrailingZeros(uint(s))]...)
+			}
+			t[suit][cards] = string(text)
+		}
+	}
+	return t
+}()
 
 // seatNames, cardNames and bidNames are the notation of every seat and card, made once.
 var (

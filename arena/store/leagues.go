@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -228,14 +229,28 @@ func (db *DB) PutBot(name string, spec any) error {
 
 // Matches returns the league's match records in schedule order.
 func (db *DB) Matches(league string) ([]Match, error) {
-	var out []Match
-	err := db.view(func(tx *bolt.Tx) error {
+	ms, _, err := db.MatchRange(league, 0, math.MaxUint32+1)
+	return ms, err
+}
+
+// MatchRange returns the match records of the league whose index is in [from, to), in
+// schedule order, and one more than the highest index of a stored match (0 for none): a page
+// of a long league's matches, read without the others.
+func (db *DB) MatchRange(league string, from, to int) (ms []Match, end int, err error) {
+	err = db.view(func(tx *bolt.Tx) error {
 		b, err := leagueBucket(tx, league)
 		if err != nil {
 			return err
 		}
 		old := legacy(tx)
-		return b.Bucket(bucketMatches).ForEach(func(k, v []byte) error {
+		c := b.Bucket(bucketMatches).Cursor()
+		if k, _ := c.Last(); len(k) == 4 {
+			end = int(binary.BigEndian.Uint32(k)) + 1
+		}
+		if from < 0 || to <= from || from > math.MaxUint32 {
+			return nil
+		}
+		for k, v := c.Seek(u32(from)); k != nil && (len(k) != 4 || int(binary.BigEndian.Uint32(k)) < to); k, v = c.Next() {
 			data, err := unseal(k, v, old)
 			if err != nil {
 				return fmt.Errorf("league %s: %w", league, err)
@@ -244,11 +259,11 @@ func (db *DB) Matches(league string) ([]Match, error) {
 			if err := unmarshalMatch(data, &m); err != nil {
 				return fmt.Errorf("%w: league %s: %s: %v", ErrCorrupt, league, describeKey(k), err)
 			}
-			out = append(out, m)
-			return nil
-		})
+			ms = append(ms, m)
+		}
+		return nil
 	})
-	return out, err
+	return ms, end, err
 }
 
 // StartMatch records a match as started and deletes any deals stored for it by an

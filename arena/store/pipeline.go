@@ -46,6 +46,7 @@ type worker struct {
 	bin     binDeal
 	recs    []referee.DealRecord
 	derived []bool
+	lines   *lineWriter // MatchLines' writer, made with its first match
 }
 
 // readPipeline is one read of a league's matches (of all, or of match). do decodes one

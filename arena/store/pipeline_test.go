@@ -163,3 +163,21 @@ func TestMatchDealsPanic(t *testing.T) {
 		t.Errorf("handed over %v", handed)
 	}
 }
+
+// TestMatchRange: MatchRange reads the matches of an index range alone, in order, and the end
+// of the stored indices, for any range; Matches reads them all.
+func TestMatchRange(t *testing.T) {
+	db := manyMatches(t, 40, false)
+	for _, c := range []struct{ from, to, first, n int }{{0, 10, 0, 10}, {35, 100, 35, 5}, {39, 40, 39, 1}, {40, 50, 0, 0}, {5, 5, 0, 0}, {-3, 2, 0, 0}} {
+		ms, end, err := db.MatchRange("x", c.from, c.to)
+		if err != nil || end != 40 || len(ms) != c.n || c.n > 0 && (ms[0].Index != c.first || ms[c.n-1].Index != c.first+c.n-1) {
+			t.Errorf("MatchRange(%d, %d): %d matches, end %d, %v", c.from, c.to, len(ms), end, err)
+		}
+	}
+	if all, err := db.Matches("x"); err != nil || len(all) != 40 {
+		t.Errorf("Matches: %d, %v", len(all), err)
+	}
+	if _, _, err := db.MatchRange("nosuch", 0, 1); !errors.Is(err, ErrNotFound) {
+		t.Errorf("MatchRange of no league: %v", err)
+	}
+}

@@ -126,6 +126,18 @@ func (s *LogSource) Matches(name string) ([]store.Match, error) {
 	return slices.Clone(s.matches), nil
 }
 
+// MatchRange returns the log's matches with an index in [from, to), in file order, and one
+// more than the highest index.
+func (s *LogSource) MatchRange(name string, from, to int) (ms []store.Match, end int, err error) {
+	if ms, err = s.Matches(name); err != nil {
+		return nil, 0, err
+	}
+	for _, m := range ms {
+		end = max(end, m.Index+1)
+	}
+	return slices.DeleteFunc(ms, func(m store.Match) bool { return m.Index < from || m.Index >= to }), end, nil
+}
+
 // Deals calls fn with every deal of one match.
 func (s *LogSource) Deals(name string, match int, fn func(m *store.Match, rec *referee.DealRecord) error) error {
 	if name != s.league.Name || match < 0 || match >= len(s.matches) {

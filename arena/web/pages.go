@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/klaverjas-arena/arena/arena/store"
@@ -80,24 +81,62 @@ func (s *Server) league(r *http.Request) (string, any, error) {
 	return "league", p, nil
 }
 
-// matchesPage lists every match of a league.
+// matchesPerPage is the matches a page of a league's match list shows.
+const matchesPerPage = 500
+
+// matchesPage is a page of a league's match list: the matches with an index in
+// [From-1, To), page Page of Pages, of All matches (those scheduled or stored, whichever
+// are more). Its API answer, without ?page, is every match.
 type matchesPage struct {
-	League  *store.League
-	Matches []store.Match
+	League      *store.League
+	Matches     []store.Match
+	Page, Pages int // from 1
+	From, To    int // the page's first and last match, counted from 1
+	All         int
 }
 
 func (p *matchesPage) api() any { return p.Matches }
 
+// Prev and Next are the neighbouring pages, 0 for none.
+func (p *matchesPage) Prev() int { return p.Page - 1 }
+
+func (p *matchesPage) Next() int {
+	if p.Page < p.Pages {
+		return p.Page + 1
+	}
+	return 0
+}
+
+// matches serves a page of the match list (?page=N, from 1; the first by default), and as
+// JSON every match, or the page asked for.
 func (s *Server) matches(r *http.Request) (string, any, error) {
 	l, err := s.leagueInfo(r.PathValue("league"))
 	if err != nil {
 		return "", nil, err
 	}
-	ms, err := s.src.Matches(l.Name)
+	p := &matchesPage{League: l, Page: 1}
+	arg := r.URL.Query().Get("page")
+	if arg == "" && strings.HasPrefix(r.URL.Path, "/api/") {
+		p.Matches, err = s.src.Matches(l.Name)
+		return "matches", p, err
+	}
+	if arg != "" {
+		if p.Page, err = strconv.Atoi(arg); err != nil || p.Page < 1 {
+			return "", nil, fmt.Errorf("%w: page %q of the matches of %s: pages count from 1", errNotFound, arg, l.Name)
+		}
+	}
+	from := (p.Page - 1) * matchesPerPage
+	ms, end, err := s.src.MatchRange(l.Name, from, from+matchesPerPage)
 	if err != nil {
 		return "", nil, err
 	}
-	return "matches", &matchesPage{League: l, Matches: ms}, nil
+	p.All = max(l.Matches, end)
+	p.Pages = max(1, (p.All+matchesPerPage-1)/matchesPerPage)
+	if p.Page > p.Pages {
+		return "", nil, fmt.Errorf("%w: page %d of the matches of %s: they have %d", errNotFound, p.Page, l.Name, p.Pages)
+	}
+	p.Matches, p.From, p.To = ms, from+1, min(from+matchesPerPage, p.All)
+	return "matches", p, nil
 }
 
 // botPage is one bot of a league.

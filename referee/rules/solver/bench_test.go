@@ -59,3 +59,38 @@ func randomDealAt(rng *rand.Rand, rs *rules.Ruleset, tricksLeft int) (*rules.Dea
 		}
 	}
 }
+
+// BenchmarkMoves values every card of the seat to move as the PIMC bot does in one world
+// (amsterdams): from the first trick's lead and from the second trick's third card with
+// three tricks of look-ahead and the estimate after them, and exactly from the start of the
+// fourth trick (five tricks left). It reports worlds (Moves calls) a second and positions a
+// second.
+func BenchmarkMoves(b *testing.B) {
+	rs, _ := rules.Preset("amsterdams")
+	for _, c := range []struct {
+		name              string
+		tricksLeft, depth int
+	}{{"lead1/horizon3", 8, 3}, {"trick2/horizon3", 7, 3}, {"trick4/exact", 5, 0}} {
+		b.Run(c.name, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(11, uint64(c.tricksLeft)))
+			var positions []Position
+			for len(positions) < 300 {
+				d, ok := randomDeal(rng, &rs, c.tricksLeft)
+				if ok && (c.tricksLeft == 8) == (d.Trick().N == 0) {
+					p, _ := FromDeal(d)
+					positions = append(positions, p)
+				}
+			}
+			s := New(18) // as the PIMC bot
+			s.Horizon = c.depth
+			nodes, i := s.Nodes(), 0
+			for b.Loop() {
+				p := &positions[i%len(positions)]
+				s.Moves(p, rs.SideOf(p.ToMove()))
+				i++
+			}
+			b.ReportMetric(float64(i)/b.Elapsed().Seconds(), "worlds/s")
+			b.ReportMetric(float64(s.Nodes()-nodes)/b.Elapsed().Seconds(), "positions/s")
+		})
+	}
+}

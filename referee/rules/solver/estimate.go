@@ -67,68 +67,66 @@ func init() {
 	}
 }
 
-// features adds the features of the cards of st to f, per side (a table of four).
-func (s *Solver) features(st *state, f *[2][numFeatures]float64) {
-	var sideCards [2]protocol.CardSet
-	for i := range 4 {
-		sideCards[s.rs.SideOf(protocol.Seat(i))] |= st.hands[i]
-	}
+// featureDiff returns the features of side 0's cards less side 1's (a table of four, where a
+// seat's side is its number mod 2).
+func (s *Solver) featureDiff(st *state) (d [numFeatures]int) {
+	sideCards := [2]protocol.CardSet{st.hands[0] | st.hands[2], st.hands[1] | st.hands[3]}
 	for su := range protocol.Suit(protocol.NumSuits) {
 		shift := 8 * uint(su)
-		m := [2]uint8{uint8(sideCards[0] >> shift), uint8(sideCards[1] >> shift)}
+		m0, m1 := uint8(sideCards[0]>>shift), uint8(sideCards[1]>>shift)
 		t := 0
 		if su == s.trump {
 			t = 1
 		}
-		pa, pb := byPowerMask[t][m[0]], byPowerMask[t][m[1]]
-		for side := range 2 {
-			f[side][fPoints] += float64(maskPoints[t][m[side]])
-		}
-		if pa|pb == 0 {
+		d[fPoints] += maskPoints[t][m0] - maskPoints[t][m1]
+		pTop, pOther := byPowerMask[t][m0], byPowerMask[t][m1]
+		if pTop|pOther == 0 {
 			continue
 		}
-		top := 0 // the side holding the suit's highest card
-		if pb > pa {
-			top = 1
+		sign := 1 // +1 when side 0 holds the suit's highest card
+		if pOther > pTop {
+			sign, pTop, pOther = -1, pOther, pTop
 		}
-		pTop, pOther := [2]uint8{pa, pb}[top], [2]uint8{pb, pa}[top]
 		if t == 1 {
-			for side := range 2 {
-				f[side][fTrumps] = float64(bits.OnesCount8(m[side]))
-				f[side][fTrumpPts] = float64(maskPoints[1][m[side]])
-			}
-			f[top][fTopTrumps] = float64(bits.OnesCount8(pTop >> bits.Len8(pOther)))
+			d[fTrumps] = bits.OnesCount8(m0) - bits.OnesCount8(m1)
+			d[fTrumpPts] = maskPoints[1][m0] - maskPoints[1][m1]
+			d[fTopTrumps] = sign * bits.OnesCount8(pTop>>bits.Len8(pOther))
 			continue
 		}
-		f[top][fBoss]++
-		k := bits.Len8(pTop) - 1
-		f[top][fBossPoints] += float64(maskPoints[0][1<<byPower[0][k]])
+		d[fBoss] += sign
+		d[fBossPoints] += sign * maskPoints[0][1<<byPower[0][bits.Len8(pTop)-1]]
 	}
-	trumpMask := protocol.SuitMask(s.trump)
+	trumpBit := suitBits(protocol.SuitMask(s.trump))
+	sideSuits := [2]uint{suitBits(sideCards[0]), suitBits(sideCards[1])}
 	for i := range 4 {
-		h := st.hands[i]
-		if h&trumpMask == 0 {
+		has := suitBits(st.hands[i])
+		if has&trumpBit == 0 {
 			continue
 		}
-		side := s.rs.SideOf(protocol.Seat(i))
-		for su := range protocol.Suit(protocol.NumSuits) {
-			if su != s.trump && h&protocol.SuitMask(su) == 0 && sideCards[1-side]&protocol.SuitMask(su) != 0 {
-				f[side][fRuffs]++
-			}
-		}
+		ruffs := bits.OnesCount(^has & sideSuits[1-i&1] &^ trumpBit & 0xF) // voids the other side can lead
+		d[fRuffs] += ruffs * (1 - 2*(i&1))
 	}
-	f[s.rs.SideOf(st.trick.Leader)][fLead] = 1
+	d[fLead] = 1 - 2*s.rs.SideOf(st.trick.Leader)
+	return d
+}
+
+// suitBits returns a bit for each suit of which c holds a card (bit 3-k for suit k).
+func suitBits(c protocol.CardSet) uint {
+	x := uint32(c)
+	x |= x >> 4
+	x |= x >> 2
+	x |= x >> 1
+	return uint((x&0x01010101)*0x08040201>>24) & 0xF
 }
 
 // predictedDiff returns the model's difference, side 0 less side 1, of the points still to
 // come in st (a position at the start of a trick at a table of four).
 func (s *Solver) predictedDiff(st *state) float64 {
-	var f [2][numFeatures]float64
-	s.features(st, &f)
+	x := s.featureDiff(st)
 	w := &estimateWeights[min(max(st.tricksLeft, minFitted), maxFitted)-minFitted]
 	d := 0.0
 	for i := range numFeatures {
-		d += w[i] * (f[0][i] - f[1][i])
+		d += w[i] * float64(x[i])
 	}
 	return d
 }
@@ -139,10 +137,7 @@ func (s *Solver) estimate(st *state) int {
 		return s.proportional(st)
 	}
 	cards := st.cards
-	rest := s.rs.LastTrickBonus + rules.SetPoints(s.discard, s.trump)
-	for i := range s.players {
-		rest += rules.SetPoints(st.hands[i], s.trump)
-	}
+	rest := s.rs.LastTrickBonus + rules.SetPoints(st.hands[0]|st.hands[1]|st.hands[2]|st.hands[3], s.trump)
 	d := int(s.predictedDiff(st))
 	d = min(max(d, -rest), rest)
 	cards[0] += (rest + d) / 2

@@ -3,6 +3,7 @@ package solver
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -16,7 +17,7 @@ import (
 // sample is one position for the fit: the features of both sides, the exact difference of
 // the points to come, and the points still out.
 type sample struct {
-	f    [2][numFeatures]float64
+	x    [numFeatures]float64 // side 0's features less side 1's
 	y    float64
 	rest int
 	prop float64 // the proportional estimate's difference
@@ -65,7 +66,9 @@ func sampleAt(s *Solver, d *rules.Deal) sample {
 	var sm sample
 	sm.y = float64(s.Value(&p, 0) - 300)
 	st := s.begin(&p, 0)
-	s.features(&st, &sm.f)
+	for i, v := range s.featureDiff(&st) {
+		sm.x[i] = float64(v)
+	}
 	sm.rest = s.rs.LastTrickBonus
 	var weight [2]int
 	for i := range s.players {
@@ -127,7 +130,7 @@ func sq(x float64) float64 { return x * x }
 func predict(w *[numFeatures]float64, sm *sample) float64 {
 	d := 0.0
 	for i := range numFeatures {
-		d += w[i] * (sm.f[0][i] - sm.f[1][i])
+		d += w[i] * sm.x[i]
 	}
 	return d
 }
@@ -140,7 +143,7 @@ func fit(samples []sample) [numFeatures]float64 {
 	for _, sm := range samples {
 		var x [k]float64
 		for i := range k {
-			x[i] = sm.f[0][i] - sm.f[1][i]
+			x[i] = sm.x[i]
 		}
 		for i := range k {
 			for j := range k {
@@ -199,5 +202,85 @@ func TestEstimateBeatsProportional(t *testing.T) {
 		if fitErr >= propErr*0.8 {
 			t.Errorf("%d tricks left: squared error of the estimate %.0f, of the proportional share %.0f: want at most 80%%", l, fitErr, propErr)
 		}
+	}
+}
+
+// referenceFeatures adds the features of the cards of st to f, per side (a table of four),
+// one by one as their definitions say: what featureDiff computes at once.
+func (s *Solver) referenceFeatures(st *state, f *[2][numFeatures]float64) {
+	var sideCards [2]protocol.CardSet
+	for i := range 4 {
+		sideCards[s.rs.SideOf(protocol.Seat(i))] |= st.hands[i]
+	}
+	for su := range protocol.Suit(protocol.NumSuits) {
+		shift := 8 * uint(su)
+		m := [2]uint8{uint8(sideCards[0] >> shift), uint8(sideCards[1] >> shift)}
+		t := 0
+		if su == s.trump {
+			t = 1
+		}
+		pa, pb := byPowerMask[t][m[0]], byPowerMask[t][m[1]]
+		for side := range 2 {
+			f[side][fPoints] += float64(maskPoints[t][m[side]])
+		}
+		if pa|pb == 0 {
+			continue
+		}
+		top := 0 // the side holding the suit's highest card
+		if pb > pa {
+			top = 1
+		}
+		pTop, pOther := [2]uint8{pa, pb}[top], [2]uint8{pb, pa}[top]
+		if t == 1 {
+			for side := range 2 {
+				f[side][fTrumps] = float64(bits.OnesCount8(m[side]))
+				f[side][fTrumpPts] = float64(maskPoints[1][m[side]])
+			}
+			f[top][fTopTrumps] = float64(bits.OnesCount8(pTop >> bits.Len8(pOther)))
+			continue
+		}
+		f[top][fBoss]++
+		k := bits.Len8(pTop) - 1
+		f[top][fBossPoints] += float64(maskPoints[0][1<<byPower[0][k]])
+	}
+	trumpMask := protocol.SuitMask(s.trump)
+	for i := range 4 {
+		h := st.hands[i]
+		if h&trumpMask == 0 {
+			continue
+		}
+		side := s.rs.SideOf(protocol.Seat(i))
+		for su := range protocol.Suit(protocol.NumSuits) {
+			if su != s.trump && h&protocol.SuitMask(su) == 0 && sideCards[1-side]&protocol.SuitMask(su) != 0 {
+				f[side][fRuffs]++
+			}
+		}
+	}
+	f[s.rs.SideOf(st.trick.Leader)][fLead] = 1
+}
+
+// TestFeatureDiff: featureDiff is the difference of the sides' features as
+// referenceFeatures counts them, on positions at the start of every trick, every trump suit.
+func TestFeatureDiff(t *testing.T) {
+	rs := rules.Default()
+	s := New(10)
+	rng := rand.New(rand.NewPCG(3, 4))
+	n := 0
+	for n < 5000 {
+		d, ok := randomDeal(rng, &rs, 1+rng.IntN(rs.HandSize()))
+		if !ok || d.Trick().N != 0 {
+			continue
+		}
+		p, _ := FromDeal(d)
+		st := s.begin(&p, 0)
+		var f [2][numFeatures]float64
+		s.referenceFeatures(&st, &f)
+		got := s.featureDiff(&st)
+		for i := range numFeatures {
+			if float64(got[i]) != f[0][i]-f[1][i] {
+				t.Fatalf("position %d (trumps %v, hands %v): feature %d is %d, the reference %v - %v", n, p.Trump, p.Hands, i, got[i], f[0][i], f[1][i])
+			}
+		}
+		n++
 	}
 }

@@ -1,6 +1,8 @@
 package solver
 
 import (
+	"math/bits"
+
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee/rules"
 )
@@ -92,53 +94,48 @@ func (s *Solver) prune(st *state, mover protocol.Seat, legal protocol.CardSet) p
 		}
 	}
 	others |= st.trick.Played
+	fullRanks := -1 // the ranks of which the others hold enough cards for a same-rank roem; -1 until needed
 	for su := range protocol.Suit(protocol.NumSuits) {
-		suitLegal := legal & protocol.SuitMask(su)
-		if suitLegal.Len() < 2 {
+		shift := 8 * uint(su)
+		suitLegal := uint8(legal >> shift)
+		if bits.OnesCount8(suitLegal) < 2 {
 			continue
 		}
+		if fullRanks < 0 {
+			fullRanks = 0
+			for r := range protocol.Rank(protocol.NumRanks) {
+				if (others & protocol.RankMask(r)).Len() >= s.players-1 {
+					fullRanks |= 1 << r
+				}
+			}
+		}
+		o, h := uint8(others>>shift), uint8(hand>>shift)
+		// Ranks (natural order, where runs count) that a run of three with two of the others'
+		// cards would take in, and those that a same-rank roem could: such cards are not inert.
+		live := o>>1&(o>>2) | o<<1&(o>>1) | o<<1&(o<<2) | uint8(fullRanks)
 		t := 0
 		if su == s.trump {
 			t = 1
 		}
 		rep := protocol.NoCard // the card that stands for the current run of equivalent cards
 		for k := protocol.NumRanks - 1; k >= 0; k-- {
-			c := protocol.NewCard(byPower[t][k], su)
+			r := byPower[t][k]
+			bit := uint8(1) << r
 			switch {
-			case others.Has(c):
+			case o&bit != 0:
 				rep = protocol.NoCard
-			case !suitLegal.Has(c):
-				if !hand.Has(c) {
-					continue // played earlier: separates nothing
-				}
+			case suitLegal&bit == 0:
+				if h&bit != 0 {
+					rep = protocol.NoCard
+				} // else played earlier: separates nothing
+			case live&bit != 0:
 				rep = protocol.NoCard
-			case !s.inert(c, others):
-				rep = protocol.NoCard
-			case rep != protocol.NoCard && rules.Points(rep, s.trump) == rules.Points(c, s.trump):
-				legal = legal.Remove(c)
+			case rep != protocol.NoCard && rules.Points(rep, s.trump) == rules.Points(protocol.NewCard(r, su), s.trump):
+				legal = legal.Remove(protocol.NewCard(r, su))
 			default:
-				rep = c
+				rep = protocol.NewCard(r, su)
 			}
 		}
 	}
 	return legal
-}
-
-// inert reports whether card c can take part in no roem with the cards others (the other
-// hands and the trick): no run of three in its suit, no same-rank combination.
-func (s *Solver) inert(c protocol.Card, others protocol.CardSet) bool {
-	r, su := int(c.Rank()), c.Suit()
-	for lo := max(0, r-2); lo <= min(r, protocol.NumRanks-3); lo++ {
-		n := 0
-		for q := lo; q < lo+3; q++ {
-			if q != r && others.Has(protocol.NewCard(protocol.Rank(q), su)) {
-				n++
-			}
-		}
-		if n == 2 {
-			return false
-		}
-	}
-	same := (others & protocol.RankMask(c.Rank())).Len()
-	return same < s.players-1
 }
