@@ -160,6 +160,11 @@ func TestPlay(t *testing.T) {
 			if got := p.decide(t); got.String() != p.want {
 				t.Errorf("played %s, want %s", got, p.want)
 			}
+			st, d := p.state(t)
+			rs := Ruleset(st.Options)
+			if got := Card(&rs, st, d.Request.(*protocol.PlayRequest).Trump, d.Trick, d.LegalCards); got.String() != p.want {
+				t.Errorf("Card gives %s, want %s as Decide", got, p.want)
+			}
 		})
 	}
 }

@@ -129,7 +129,7 @@ func capturePlays(tb testing.TB, pairs int) [][]decision {
 // BenchmarkWorld times one world of a decision, per phase of the deal (the first three
 // tricks, searched Horizon deep with an estimate; the last five, solved exactly), on play
 // decisions of real deals: drawing it without the inference, with it (weights), with it and
-// eight draws a world, and solving it (the shipped depths).
+// eight or sixteen draws a world, and solving it (the shipped depths).
 func BenchmarkWorld(b *testing.B) {
 	byTrick := capturePlays(b, 4)
 	phases := []struct {
@@ -158,7 +158,7 @@ func BenchmarkWorld(b *testing.B) {
 			name  string
 			draws int
 			eps   float64
-		}{{"draw-plain", 1, 0}, {"draw-weighed", 1, 0.2}, {"draw-8", 8, 0.2}} {
+		}{{"draw-plain", 1, 0}, {"draw-weighed", 1, 0.2}, {"draw-8", 8, 0.2}, {"draw-16", 16, 0.05}} {
 			b.Run(ph.name+"/"+v.name, func(b *testing.B) {
 				p := NewPlayer(Config{InferDraws: v.draws, Seed: 1})
 				for i := range b.N {
