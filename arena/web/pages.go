@@ -116,9 +116,8 @@ func (p pager) Next() int {
 	return 0
 }
 
-// matchesPage is a page of a league's match list, the matches with an index in
-// [From-1, To), of those scheduled or stored, whichever are more. Its API answer, without
-// ?page, is every match.
+// matchesPage is a page of a league's match list, by index, of the matches scheduled or
+// stored, whichever are more. Its API answer, without ?page, is every match.
 type matchesPage struct {
 	League  *store.League
 	Matches []store.Match
