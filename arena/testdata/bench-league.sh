@@ -13,7 +13,7 @@
 # it is by default (processes kept across matches) and with keep_bots = false (a fresh process
 # per bot and match). Prints deals/s for each run, the ratios league/match at concurrency 1 and
 # 2 (concurrency 2 against one match), the ceiling for concurrency 2 (two matches of half the
-# deals each at once, against one), fsyncs per deal (perf's syscall count, a separate run;
+# deals each at once, against one, and the league at concurrency 2 against it), fsyncs per deal (perf's syscall count, a separate run;
 # strace if there is no perf, which slows the arena and so groups fewer deals per commit) and
 # the load average before each round.
 set -euo pipefail
@@ -71,7 +71,7 @@ for round in $(seq "$rounds"); do
 	run league-c2 league "$arena" new 2; l2=$r
 	run fresh-c1 league "$arena" fresh 1 "$fresh"; f1=$r
 	run fresh-c2 league "$arena" fresh 2 "$fresh"; f2=$r
-	line="  league/match: c1 $(ratio "$l1" "$m")x, c2 $(ratio "$l2" "$m")x (two matches at once: $(ratio "$t" "$m")x); keep_bots = false c1 $(ratio "$f1" "$m")x, c2 $(ratio "$f2" "$m")x"
+	line="  league/match: c1 $(ratio "$l1" "$m")x, c2 $(ratio "$l2" "$m")x (two matches at once: $(ratio "$t" "$m")x; the league at c2 against them: $(ratio "$l2" "$t")x); keep_bots = false c1 $(ratio "$f1" "$m")x, c2 $(ratio "$f2" "$m")x"
 	if [ -n "$base" ]; then
 		run base-league-c1 league "$base" base 1 "$keep"; b1=$r
 		run base-league-c2 league "$base" base 2 "$keep"; b2=$r

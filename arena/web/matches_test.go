@@ -14,7 +14,7 @@ import (
 // TestMatchesPages: the match list of a long league comes in pages of matchesPerPage, each
 // with only its matches, links to the pages around it (followed here) and a count that
 // takes in the scheduled matches not yet stored; a page that does not exist is not found.
-// Its API answer is every match, or the page asked for.
+// Its API answer is every match, or the page asked for. A bot's page pages its matches so.
 func TestMatchesPages(t *testing.T) {
 	db, err := store.Open(filepath.Join(t.TempDir(), "arena.db"), store.Options{})
 	if err != nil {
@@ -66,6 +66,25 @@ func TestMatchesPages(t *testing.T) {
 		if res := get(t, srv, "/league/long/matches?page="+bad); res.Code != http.StatusNotFound {
 			t.Errorf("page %s: %d", bad, res.Code)
 		}
+	}
+	// A bot's page pages its matches, newest first.
+	for page, want := range map[int][2]int{1: {stored - 1, stored - matchesPerPage}, 3: {stored - 2*matchesPerPage - 1, 0}} {
+		path := fmt.Sprintf("/league/long/bot/a?page=%d", page)
+		res := get(t, srv, path)
+		body := res.Body.String()
+		if res.Code != http.StatusOK {
+			t.Fatalf("%s: %d %s", path, res.Code, body)
+		}
+		newest, oldest := want[0], want[1]
+		if !shows(body, newest) || !shows(body, oldest) || shows(body, newest+1) || shows(body, oldest-1) {
+			t.Errorf("%s: not matches %d down to %d alone", path, newest, oldest)
+		}
+		if !strings.Contains(body, fmt.Sprintf("page %d of 3", page)) || !strings.Contains(body, `href="/league/long/bot/a?page=2"`) {
+			t.Errorf("%s: no pager", path)
+		}
+	}
+	if res := get(t, srv, "/league/long/bot/a?page=4"); res.Code != http.StatusNotFound {
+		t.Errorf("bot page 4: %d", res.Code)
 	}
 	var all, second []store.Match
 	decode(t, get(t, srv, "/api/league/long/matches"), &all)

@@ -81,31 +81,50 @@ func (s *Server) league(r *http.Request) (string, any, error) {
 	return "league", p, nil
 }
 
-// matchesPerPage is the matches a page of a league's match list shows.
+// matchesPerPage is the matches a page of a list of matches shows.
 const matchesPerPage = 500
 
-// matchesPage is a page of a league's match list: the matches with an index in
-// [From-1, To), page Page of Pages, of All matches (those scheduled or stored, whichever
-// are more). Its API answer, without ?page, is every match.
-type matchesPage struct {
-	League      *store.League
-	Matches     []store.Match
-	Page, Pages int // from 1
-	From, To    int // the page's first and last match, counted from 1
-	All         int
+// pager is one page of a long list of matches: its entries From to To (counted from 1) of
+// All, page Page of Pages (from 1), each page at URL?page=N.
+type pager struct {
+	URL                        string
+	Page, Pages, From, To, All int
 }
 
-func (p *matchesPage) api() any { return p.Matches }
+// pageOf returns page arg (from 1; "" is the first) of a list of all matches at url, or a
+// not-found error naming what.
+func pageOf(url, what, arg string, all int) (pager, error) {
+	p := pager{URL: url, Page: 1, All: all, Pages: max(1, (all+matchesPerPage-1)/matchesPerPage)}
+	if arg != "" {
+		n, err := strconv.Atoi(arg)
+		if err != nil || n < 1 || n > p.Pages {
+			return p, fmt.Errorf("%w: page %q of %s: there are pages 1 to %d", errNotFound, arg, what, p.Pages)
+		}
+		p.Page = n
+	}
+	p.From, p.To = (p.Page-1)*matchesPerPage+1, min(p.Page*matchesPerPage, all)
+	return p, nil
+}
 
 // Prev and Next are the neighbouring pages, 0 for none.
-func (p *matchesPage) Prev() int { return p.Page - 1 }
+func (p pager) Prev() int { return p.Page - 1 }
 
-func (p *matchesPage) Next() int {
+func (p pager) Next() int {
 	if p.Page < p.Pages {
 		return p.Page + 1
 	}
 	return 0
 }
+
+// matchesPage is a page of a league's match list, by index, of the matches scheduled or
+// stored, whichever are more. Its API answer, without ?page, is every match.
+type matchesPage struct {
+	League  *store.League
+	Matches []store.Match
+	Pager   pager
+}
+
+func (p *matchesPage) api() any { return p.Matches }
 
 // matches serves a page of the match list (?page=N, from 1; the first by default), and as
 // JSON every match, or the page asked for.
@@ -114,28 +133,22 @@ func (s *Server) matches(r *http.Request) (string, any, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	p := &matchesPage{League: l, Page: 1}
+	p := &matchesPage{League: l}
 	arg := r.URL.Query().Get("page")
 	if arg == "" && strings.HasPrefix(r.URL.Path, "/api/") {
 		p.Matches, err = s.src.Matches(l.Name)
 		return "matches", p, err
 	}
-	if arg != "" {
-		if p.Page, err = strconv.Atoi(arg); err != nil || p.Page < 1 {
-			return "", nil, fmt.Errorf("%w: page %q of the matches of %s: pages count from 1", errNotFound, arg, l.Name)
-		}
-	}
-	from := (p.Page - 1) * matchesPerPage
+	first, _ := strconv.Atoi(arg) // a bad page is refused by pageOf below
+	from := max(first-1, 0) * matchesPerPage
 	ms, end, err := s.src.MatchRange(l.Name, from, from+matchesPerPage)
 	if err != nil {
 		return "", nil, err
 	}
-	p.All = max(l.Matches, end)
-	p.Pages = max(1, (p.All+matchesPerPage-1)/matchesPerPage)
-	if p.Page > p.Pages {
-		return "", nil, fmt.Errorf("%w: page %d of the matches of %s: they have %d", errNotFound, p.Page, l.Name, p.Pages)
+	if p.Pager, err = pageOf(leagueURL(l.Name)+"/matches", "the matches of "+l.Name, arg, max(l.Matches, end)); err != nil {
+		return "", nil, err
 	}
-	p.Matches, p.From, p.To = ms, from+1, min(from+matchesPerPage, p.All)
+	p.Matches = ms
 	return "matches", p, nil
 }
 
@@ -143,7 +156,8 @@ func (s *Server) matches(r *http.Request) (string, any, error) {
 type botPage struct {
 	League  *store.League
 	Report  *view.BotReport
-	Matches []store.Match // the bot's matches, newest first
+	Matches []store.Match // a page of the bot's matches, newest first
+	Pager   pager
 	Faults  []kindCount
 	Hist    *histogram
 }
@@ -220,7 +234,12 @@ func (s *Server) bot(r *http.Request) (string, any, error) {
 		s.bots[key] = c
 		s.mu.Unlock()
 	}
-	p := &botPage{League: l, Report: view.BotPageOf(tab, x, row, c.v.deals), Matches: c.v.mine}
+	p := &botPage{League: l, Report: view.BotPageOf(tab, x, row, c.v.deals)}
+	bot := tab.Standings[row].Bot
+	if p.Pager, err = pageOf(leagueURL(l.Name)+"/bot/"+url.PathEscape(bot), "the matches of "+bot, r.URL.Query().Get("page"), len(c.v.mine)); err != nil {
+		return "", nil, err
+	}
+	p.Matches = c.v.mine[min(p.Pager.From-1, len(c.v.mine)):p.Pager.To]
 	for k, n := range tab.Standings[row].Faults {
 		p.Faults = append(p.Faults, kindCount{k, n})
 	}
@@ -397,6 +416,9 @@ func (s *Server) event(name string, pr *view.Progress, authors []string) ([]byte
 	return data, st
 }
 
+// leagueURL is a league page's path.
+func leagueURL(l string) string { return "/league/" + url.PathEscape(l) }
+
 // matchURL is a match page's path.
 func matchURL(league string, index int) string {
 	return "/league/" + url.PathEscape(league) + "/match/" + strconv.Itoa(index)
@@ -417,7 +439,7 @@ var funcs = template.FuncMap{
 		return fmt.Sprintf("± %.0f", *v)
 	},
 	"ms":        func(v float64) string { return fmt.Sprintf("%.2f", v) },
-	"leagueURL": func(l string) string { return "/league/" + url.PathEscape(l) },
+	"leagueURL": leagueURL,
 	"botURL":    func(l, b string) string { return "/league/" + url.PathEscape(l) + "/bot/" + url.PathEscape(b) },
 	"matchURL":  matchURL,
 	"dealURL": func(l string, m, d int) string {

@@ -19,7 +19,7 @@ import (
 func main() {
 	cfg := search.DefaultConfig()
 	flag.DurationVar(&cfg.Budget, "budget", cfg.Budget, "the most time one decision may take (0: all the arena gives, less the margin)")
-	flag.DurationVar(&cfg.Margin, "margin", cfg.Margin, "time kept back from the arena's time for each answer (at least 20ms and a third of the time given)")
+	flag.DurationVar(&cfg.Margin, "margin", cfg.Margin, "time kept back from the arena's time for each answer (at least a third of the time given, and this or 20ms unless more than half of it)")
 	flag.IntVar(&cfg.ExactTricks, "exact", cfg.ExactTricks, "tricks left from which the solver searches to the end of the deal")
 	flag.IntVar(&cfg.Horizon, "horizon", cfg.Horizon, "tricks the solver looks ahead before that")
 	flag.DurationVar(&cfg.DeepFrom, "deep-from", cfg.DeepFrom, "the least search time for -exact and -horizon; a shorter decision searches one trick less of each")

@@ -28,7 +28,8 @@ type Config struct {
 	// Budget caps the time of one decision; 0 means the time the arena gives.
 	Budget time.Duration
 	// Margin is kept back from the arena's time for the answer to travel and for a busy
-	// machine; at least MinMargin, and a third of the time given.
+	// machine: at least a third of the time given, and Margin or MinMargin, whichever is
+	// more, unless that is more than half of the time given (the arena's grace is on top).
 	Margin time.Duration
 	// ExactTricks is the number of tricks left from which the solver searches to the end.
 	ExactTricks int
@@ -74,7 +75,8 @@ type Config struct {
 	Seed uint64
 }
 
-// MinMargin is the least time kept back from each decision.
+// MinMargin is the least time kept back from a decision that is given at least twice as
+// much.
 const MinMargin = 20 * time.Millisecond
 
 // DefaultConfig is the configuration of the bot as shipped. On an idle CPU, with the 67 ms
@@ -149,7 +151,7 @@ func (p *Player) Decide(s *bot.State, d bot.Decision) bot.Answer {
 // allowed returns the time a decision may take: the arena's time less the margin, capped by
 // the budget.
 func (p *Player) allowed(given time.Duration) time.Duration {
-	margin := max(p.cfg.Margin, MinMargin, given/3)
+	margin := max(min(max(p.cfg.Margin, MinMargin), given/2), given/3)
 	t := given - margin
 	if p.cfg.Budget > 0 {
 		t = min(t, p.cfg.Budget)

@@ -234,3 +234,24 @@ func TestAfterPass(t *testing.T) {
 		t.Errorf("the bot speaks last: maker %d, want voorhand (0), who must name a suit", maker)
 	}
 }
+
+// TestAllowed: a decision keeps back a third of its time, and at least MinMargin unless that
+// is more than half; the budget caps it.
+func TestAllowed(t *testing.T) {
+	for _, c := range []struct {
+		budget, given, want time.Duration
+	}{
+		{0, 2 * time.Millisecond, time.Millisecond},
+		{0, 10 * time.Millisecond, 5 * time.Millisecond},
+		{0, 30 * time.Millisecond, 15 * time.Millisecond},
+		{0, 50 * time.Millisecond, 30 * time.Millisecond},
+		{0, 100 * time.Millisecond, 100*time.Millisecond - 100*time.Millisecond/3},
+		{0, time.Second, time.Second - time.Second/3},
+		{200 * time.Millisecond, time.Second, 200 * time.Millisecond},
+	} {
+		p := NewPlayer(Config{Budget: c.budget, Margin: MinMargin, Seed: 1})
+		if got := p.allowed(c.given); got != c.want {
+			t.Errorf("budget %v, %v given: %v allowed, want %v", c.budget, c.given, got, c.want)
+		}
+	}
+}
