@@ -27,13 +27,7 @@ type sample struct {
 // with tricksLeft tricks left by the solver one trick deep with all cards open: positions
 // like those the bot's search meets, rather than after random play.
 func playedDeal(rng *rand.Rand, rs *rules.Ruleset, s *Solver, tricksLeft int) *rules.Deal {
-	deck := rules.Shuffle(rng)
-	setup := rules.Setup{Dealer: protocol.Seat(rng.IntN(rs.Players)), Pile: rules.ShufflePile(rs, rng)}
-	setup.Hands, setup.Skart = rules.DealHands(rs, &deck, setup.Dealer)
-	d, err := rules.NewDeal(rs, setup)
-	if err != nil {
-		panic(err)
-	}
+	d := dealtDeal(rng, rs)
 	for d.Phase() != rules.PhasePlay {
 		rules.RandomAction(d, rng)
 	}

@@ -32,9 +32,8 @@ func randomRuleset(rng *rand.Rand) rules.Ruleset {
 	return rs
 }
 
-// randomDeal returns a deal of rs played at random until tricksLeft tricks remain, with a
-// random number of cards of the next trick played; false if the deal was thrown in.
-func randomDeal(rng *rand.Rand, rs *rules.Ruleset, tricksLeft int) (*rules.Deal, bool) {
+// dealtDeal returns a deal of rs freshly shuffled and dealt by a random dealer.
+func dealtDeal(rng *rand.Rand, rs *rules.Ruleset) *rules.Deal {
 	deck := rules.Shuffle(rng)
 	setup := rules.Setup{Dealer: protocol.Seat(rng.IntN(rs.Players)), Pile: rules.ShufflePile(rs, rng)}
 	setup.Hands, setup.Skart = rules.DealHands(rs, &deck, setup.Dealer)
@@ -42,6 +41,13 @@ func randomDeal(rng *rand.Rand, rs *rules.Ruleset, tricksLeft int) (*rules.Deal,
 	if err != nil {
 		panic(err)
 	}
+	return d
+}
+
+// randomDeal returns a deal of rs played at random until tricksLeft tricks remain, with a
+// random number of cards of the next trick played; false if the deal was thrown in.
+func randomDeal(rng *rand.Rand, rs *rules.Ruleset, tricksLeft int) (*rules.Deal, bool) {
+	d := dealtDeal(rng, rs)
 	inTrick := rng.IntN(rs.Players)
 	for d.Phase() != rules.PhaseDone {
 		if d.Phase() == rules.PhasePlay && d.NumTricks()-len(d.Tricks()) == tricksLeft && d.Trick().N == inTrick {
