@@ -87,18 +87,22 @@ func (c codec) encode(rec *referee.DealRecord) ([]byte, error) {
 // (see dealKey), the bots of a binary row's seats from bots; b is a binary row's scratch.
 func decodeStoredRow(key, data []byte, rec *referee.DealRecord, bots []string, b *binDeal) error {
 	if isBinRow(data) {
-		if len(key) != 10 {
-			return fmt.Errorf("%w: stored deal under a key of %d bytes", ErrCorrupt, len(key))
+		var err error
+		if rec.Game, rec.Deal, rec.Attempt, err = keyNumbers(key); err != nil {
+			return err
 		}
-		rec.Game, rec.Deal, rec.Attempt = keyNumbers(key)
 		return decodeBinRow(data, rec, bots, b)
 	}
 	return decodeRow(data, rec)
 }
 
-// keyNumbers returns the game, deal and attempt of a deal's key of 10 bytes (see dealKey).
-func keyNumbers(key []byte) (game, deal, attempt int) {
-	return int(binary.BigEndian.Uint16(key[4:])), int(binary.BigEndian.Uint16(key[6:])), int(binary.BigEndian.Uint16(key[8:]))
+// keyNumbers returns the game, deal and attempt of a deal's key (see dealKey), or ErrCorrupt
+// for a key not of 10 bytes.
+func keyNumbers(key []byte) (game, deal, attempt int, err error) {
+	if len(key) != 10 {
+		return 0, 0, 0, fmt.Errorf("%w: stored deal under a key of %d bytes", ErrCorrupt, len(key))
+	}
+	return int(binary.BigEndian.Uint16(key[4:])), int(binary.BigEndian.Uint16(key[6:])), int(binary.BigEndian.Uint16(key[8:])), nil
 }
 
 // isBinRow reports whether a stored row is a binary row (binrow.go).

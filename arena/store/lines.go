@@ -111,13 +111,13 @@ func (w *lineWriter) appendRow(dst, key, data []byte, b *binDeal) ([]byte, error
 		}
 		return append(line, '\n'), nil
 	}
-	if len(key) != 10 {
-		return dst, fmt.Errorf("%w: stored deal under a key of %d bytes", ErrCorrupt, len(key))
+	game, deal, attempt, err := keyNumbers(key)
+	if err != nil {
+		return dst, err
 	}
 	if err := b.decode(data, &w.l.Rules, len(w.bots)); err != nil {
 		return dst, err
 	}
-	game, deal, attempt := keyNumbers(key)
 	out := append(dst, w.head...)
 	out = strconv.AppendInt(out, int64(b.pair), 10)
 	if b.mirror {

@@ -101,12 +101,12 @@ func scoreRow(k, v []byte, l *League, old bool, m *Match, scratch *binDeal, s *D
 	data, err := unseal(k, v, old)
 	switch {
 	case err != nil:
-	case isBinRow(data) && len(k) != 10:
-		err = fmt.Errorf("%w: stored deal under a key of %d bytes", ErrCorrupt, len(k))
 	case isBinRow(data):
-		if err = scratch.decode(data, &l.Rules, len(l.Bots)); err == nil {
-			game, deal, attempt := keyNumbers(k)
-			*s = scratch.score(game, deal, attempt)
+		var game, deal, attempt int
+		if game, deal, attempt, err = keyNumbers(k); err == nil {
+			if err = scratch.decode(data, &l.Rules, len(l.Bots)); err == nil {
+				*s = scratch.score(game, deal, attempt)
+			}
 		}
 	default:
 		rec := referee.DealRecord{V: referee.LogVersion, Match: m.ID, Rules: l.Rules, Seed: m.Seed, Keyed: l.Keyed}
