@@ -71,6 +71,11 @@ type Config struct {
 	// likelihood in the average; more draws that many worlds for each one valued and keeps
 	// one of them, chosen with chances in proportion to their likelihoods.
 	InferDraws int
+	// ModelOpponents makes the look-ahead before the last ExactTricks tricks play the other
+	// side's cards as the heuristic bot would (package strategy, on that seat's view in the
+	// world searched), searching only the bot's own side's (at a table of four). The search
+	// then has no transposition table nor equivalent-card pruning (solver.Solver.Policy).
+	ModelOpponents bool
 	// Seed seeds the sampler (0: from the clock).
 	Seed uint64
 }
@@ -184,6 +189,10 @@ func (p *Player) play(rs *rules.Ruleset, s *bot.State, d bot.Decision, deadline 
 	k.observe(s, p.cfg.InferEps, p.cfg.InferPartnerEps)
 	var sum [protocol.NumCards]float64
 	side := rs.SideOf(protocol.Seat(k.me))
+	if p.cfg.ModelOpponents && p.solver.Horizon > 0 && rs.Players == 4 {
+		p.solver.Policy = newOpponentModel(rs, k, s, side).card
+		defer func() { p.solver.Policy = nil }()
+	}
 	p.Worlds = 0
 	for time.Now().Before(deadline) && !p.enough(p.Worlds) {
 		w, weight := p.draw(k)
