@@ -30,6 +30,7 @@ func main() {
 	flag.Float64Var(&cfg.InferEps, "infer-eps", cfg.InferEps, "weigh each world by the opponents' cards so far: a factor of this for each card the heuristic would not have played there (0: no inference)")
 	flag.Float64Var(&cfg.InferPartnerEps, "infer-partner-eps", cfg.InferPartnerEps, "the same for the partner's cards (0: not weighed)")
 	flag.IntVar(&cfg.InferDraws, "infer-draws", cfg.InferDraws, "worlds drawn for each one valued, keeping one by likelihood (1: weigh the values instead)")
+	flag.BoolVar(&cfg.ModelOpponents, "model-opponents", cfg.ModelOpponents, "play the other side's cards in the look-ahead as the heuristic bot would, searching only the own side's")
 	flag.IntVar(&cfg.Worlds, "worlds", cfg.Worlds, "the most worlds valued for one decision (0: as many as the time allows)")
 	flag.Uint64Var(&cfg.Seed, "seed", 0, "seed of the sampler (0: from the clock)")
 	flag.Parse()

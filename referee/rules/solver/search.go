@@ -32,6 +32,31 @@ type Solver struct {
 	// the values returned are meaningless.
 	Deadline time.Time
 	aborted  bool
+
+	// Policy, when set, is asked at every node where the seat to move has more than one
+	// legal card (but not for the cards that Moves and Best value at the root): a legal
+	// card it returns is then the only move searched there; protocol.NoCard (or any card not legal) searches them all. A policy may
+	// depend on the line that led to the node (PolicyNode.Line), so that a node's value no
+	// longer follows from the cards that remain: with a Policy set the search uses neither
+	// the transposition table nor the equivalent-card pruning, which both assume it does.
+	Policy func(n *PolicyNode) protocol.Card
+	node   PolicyNode
+	line   []rules.Trick // the tricks finished since the root, by depth (with a Policy)
+	root   int           // tricks left at the root
+}
+
+// PolicyNode is a node of the search as Solver.Policy sees it. Its fields are valid only
+// during the call.
+type PolicyNode struct {
+	Seat  protocol.Seat    // the seat to move
+	Hand  protocol.CardSet // its cards
+	Legal protocol.CardSet // the legal ones
+	Trick *rules.Trick     // the trick in progress
+	// Line is the tricks finished since the position searched (the first one holds the
+	// cards of that position's trick in progress), in order.
+	Line []rules.Trick
+	// TricksLeft counts the tricks still to finish, the one in progress included.
+	TricksLeft int
 }
 
 // MoveValue is the value of one card for the seat to move.
@@ -111,7 +136,11 @@ func (s *Solver) begin(p *Position, side int) state {
 	s.makerSide = p.Rules.SideOf(p.Maker)
 	st := state{hands: p.Hands, trick: p.Trick, cards: p.Cards, roem: p.Roem, won: p.Won, tricksLeft: p.TricksLeft(), stukSeat: p.StukSeat}
 	st.best = max(0, st.trick.WinningIndex(p.Trump))
-	s.useTT, s.aborted, s.stopAt = true, false, 0
+	s.useTT, s.aborted, s.stopAt = s.Policy == nil, false, 0
+	s.root = st.tricksLeft
+	if s.Policy != nil && len(s.line) < s.root {
+		s.line = make([]rules.Trick, s.root)
+	}
 	if s.Horizon > 0 {
 		s.stopAt = max(0, st.tricksLeft-s.Horizon)
 	}
@@ -150,6 +179,9 @@ func (s *Solver) play(st *state, mover protocol.Seat, c protocol.Card) {
 	side := s.rs.SideOf(winner)
 	points := rules.SetPoints(t.Played, s.trump)
 	st.tricksLeft--
+	if s.Policy != nil {
+		s.line[s.root-st.tricksLeft-1] = *t
+	}
 	if st.tricksLeft == 0 {
 		points += s.rs.LastTrickBonus + rules.SetPoints(s.discard, s.trump)
 	}
@@ -222,7 +254,14 @@ func (s *Solver) search(pos state, alpha, beta int) int {
 	mover := st.toMove(s.players)
 	legal := rules.Legal(s.rs, s.trump, st.hands[mover], &st.trick)
 	if legal.Len() > 1 {
-		legal = s.prune(st, mover, legal)
+		if s.Policy != nil {
+			s.node = PolicyNode{Seat: mover, Hand: st.hands[mover], Legal: legal, Trick: &st.trick, Line: s.line[:s.root-st.tricksLeft], TricksLeft: st.tricksLeft}
+			if c := s.Policy(&s.node); c.Valid() && legal.Has(c) {
+				legal = protocol.SetOf(c)
+			}
+		} else {
+			legal = s.prune(st, mover, legal)
+		}
 	}
 	maximizing := s.rs.SideOf(mover) == s.side
 	alpha0, beta0 := alpha, beta

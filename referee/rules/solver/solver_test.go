@@ -209,3 +209,116 @@ func TestDeadline(t *testing.T) {
 		t.Fatal("a search without a deadline was aborted")
 	}
 }
+
+// lineHash is a policy for TestPolicy that depends on the order of the cards played since
+// the root, not only on which remain: it picks one of the legal cards by a hash of the
+// line, or leaves the node to the search.
+func lineHash(n *PolicyNode) protocol.Card {
+	h := uint(n.Seat) + 7*uint(n.TricksLeft)
+	for i, t := range n.Line {
+		for j := range t.N {
+			h = h*31 + uint(t.Cards[j])*uint(i+j+1)
+		}
+	}
+	for j := range n.Trick.N {
+		h = h*17 + uint(n.Trick.Cards[j])
+	}
+	if h%5 == 0 {
+		return protocol.NoCard
+	}
+	return n.Legal.Nth(int(h/5) % n.Legal.Len())
+}
+
+// bruteForcePolicy is bruteForce with policy choosing the card where it returns a legal
+// one; Line holds the tricks of d after the first done.
+func bruteForcePolicy(d *rules.Deal, side, done int, policy func(*PolicyNode) protocol.Card) int {
+	switch d.Phase() {
+	case rules.PhaseDone:
+		res := d.Result()
+		return sideValue(d.Rules(), &res.Score, side)
+	case rules.PhaseClaim:
+		child := *d
+		tricks := child.Tricks()
+		if err := child.Claim(tricks[len(tricks)-1].Roem.Total()); err != nil {
+			panic(err)
+		}
+		return bruteForcePolicy(&child, side, done, policy)
+	}
+	legal := d.Legal()
+	if legal.Len() > 1 {
+		var line []rules.Trick
+		for _, t := range d.Tricks()[done:] {
+			line = append(line, t.Trick)
+		}
+		n := PolicyNode{Seat: d.ToMove(), Hand: d.Hand(d.ToMove()), Legal: legal, Trick: d.Trick(), Line: line, TricksLeft: d.NumTricks() - len(d.Tricks())}
+		if c := policy(&n); c.Valid() && legal.Has(c) {
+			legal = protocol.SetOf(c)
+		}
+	}
+	maximizing := d.Rules().SideOf(d.ToMove()) == side
+	best := -infinity
+	if !maximizing {
+		best = infinity
+	}
+	for c := range legal.All() {
+		child := *d
+		child.PlayUnchecked(c)
+		v := bruteForcePolicy(&child, side, done, policy)
+		if maximizing {
+			best = max(best, v)
+		} else {
+			best = min(best, v)
+		}
+	}
+	return best
+}
+
+// TestPolicy checks the search with a Policy that depends on the line played (lineHash)
+// against plain minimax over the rules engine with the same policy, on random positions with
+// one to four tricks left under random rulesets: values, every card's value (Moves) and
+// Best. A search that took such a node's value from the transposition table, or pruned
+// cards as equivalent, would fail it.
+func TestPolicy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 5))
+	s := New(16)
+	s.Policy = lineHash
+	positions := 2000
+	if testing.Short() {
+		positions = 300
+	}
+	for done := 0; done < positions; {
+		rs := randomRuleset(rng)
+		d, ok := randomDeal(rng, &rs, 1+rng.IntN(4))
+		if !ok {
+			continue
+		}
+		done++
+		p, _ := FromDeal(d)
+		side := rs.SideOf(protocol.Seat(rng.IntN(rs.Players)))
+		root := len(d.Tricks())
+		if got, want := s.Value(&p, side), bruteForcePolicy(d, side, root, lineHash); got != want {
+			t.Fatalf("position %d (%v, trump %s, hands %v, trick %v): solver %d, minimax %d", done, rs.Options(), p.Trump, p.Hands, p.Trick, got, want)
+		}
+		for _, mv := range s.Moves(&p, side) {
+			child := *d
+			child.PlayUnchecked(mv.Card)
+			if want := bruteForcePolicy(&child, side, root, lineHash); mv.Value != want {
+				t.Fatalf("position %d card %s: solver %d, minimax %d", done, mv.Card, mv.Value, want)
+			}
+		}
+		c, v := s.Best(&p)
+		child := *d
+		child.PlayUnchecked(c)
+		mover := rs.SideOf(p.ToMove())
+		if got := bruteForcePolicy(&child, mover, root, lineHash); got != v {
+			t.Fatalf("position %d: Best card %s is worth %d, not its reported %d", done, c, got, v)
+		}
+		for mv := range d.Legal().All() {
+			child := *d
+			child.PlayUnchecked(mv)
+			if w := bruteForcePolicy(&child, mover, root, lineHash); w > v {
+				t.Fatalf("position %d: card %s is worth %d, more than Best's %s at %d", done, mv, w, c, v)
+			}
+		}
+	}
+}

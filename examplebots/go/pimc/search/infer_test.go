@@ -129,7 +129,8 @@ func capturePlays(tb testing.TB, pairs int) [][]decision {
 // BenchmarkWorld times one world of a decision, per phase of the deal (the first three
 // tricks, searched Horizon deep with an estimate; the last five, solved exactly), on play
 // decisions of real deals: drawing it without the inference, with it (weights), with it and
-// eight or sixteen draws a world, and solving it (the shipped depths).
+// eight or sixteen draws a world, and solving it (the shipped depths, and with the
+// opponents' cards modelled, Config.ModelOpponents, 3 to 5 tricks deep).
 func BenchmarkWorld(b *testing.B) {
 	byTrick := capturePlays(b, 4)
 	phases := []struct {
@@ -145,14 +146,17 @@ func BenchmarkWorld(b *testing.B) {
 			k    *knowledge
 			base solver.Position
 			side int
+			rs   *rules.Ruleset
+			st   *bot.State
 		}
 		var ks []prepared
 		for _, x := range ds {
 			rs := strategy.Ruleset(x.st.Options)
+			st := x.st
 			req := x.d.Request.(*protocol.PlayRequest)
 			k := newKnowledge(&rs, &x.st, req.Trump, 0)
 			k.observe(&x.st, 0.2, 0)
-			ks = append(ks, prepared{k: k, base: rootPosition(&rs, &x.st, x.d, k, req.Leader), side: rs.SideOf(protocol.Seat(k.me))})
+			ks = append(ks, prepared{k: k, base: rootPosition(&rs, &x.st, x.d, k, req.Leader), side: rs.SideOf(protocol.Seat(k.me)), rs: &rs, st: &st})
 		}
 		for _, v := range []struct {
 			name  string
@@ -172,20 +176,29 @@ func BenchmarkWorld(b *testing.B) {
 				}
 			})
 		}
-		b.Run(ph.name+"/solve", func(b *testing.B) {
-			p := NewPlayer(DefaultConfig())
-			p.solver.Deadline = time.Now().Add(time.Hour)
-			for i := range b.N {
-				x := ks[i%len(ks)]
-				p.solver.Horizon = 0
-				if x.base.Won[0]+x.base.Won[1] < 8-p.cfg.ExactTricks {
-					p.solver.Horizon = p.cfg.Horizon
+		for _, v := range []struct {
+			name    string
+			model   bool
+			horizon int
+		}{{"solve", false, 3}, {"solve-model-h3", true, 3}, {"solve-model-h4", true, 4}, {"solve-model-h5", true, 5}} {
+			b.Run(ph.name+"/"+v.name, func(b *testing.B) {
+				p := NewPlayer(DefaultConfig())
+				p.solver.Deadline = time.Now().Add(time.Hour)
+				for i := range b.N {
+					x := ks[i%len(ks)]
+					p.solver.Horizon, p.solver.Policy = 0, nil
+					if x.base.Won[0]+x.base.Won[1] < 8-p.cfg.ExactTricks {
+						p.solver.Horizon = v.horizon
+						if v.model {
+							p.solver.Policy = newOpponentModel(x.rs, x.k, x.st, x.side).card
+						}
+					}
+					w := x.k.sample(p.rng)
+					pos := x.base
+					pos.Hands = w.hands
+					p.solver.Moves(&pos, x.side)
 				}
-				w := x.k.sample(p.rng)
-				pos := x.base
-				pos.Hands = w.hands
-				p.solver.Moves(&pos, x.side)
-			}
-		})
+			})
+		}
 	}
 }

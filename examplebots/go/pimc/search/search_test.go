@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -194,20 +195,24 @@ func match(tb testing.TB, rs rules.Ruleset, cfg Config, opp func(seed uint64) bo
 
 // TestEveryPreset plays a duplicate game of every preset (the heuristic as opponent; the
 // random bot in the three-player game, which the heuristic does not play) with a small
-// budget, and wants no fault.
+// budget, with and without ModelOpponents, and wants no fault.
 func TestEveryPreset(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Budget = 3 * time.Millisecond
 	for _, name := range rules.AllPresetNames() {
-		t.Run(name, func(t *testing.T) {
-			rs, _ := rules.Preset(name)
-			rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 4}
-			opp := func(uint64) bot.Bot { return strategy.Bot() }
-			if rs.Players == 3 {
-				opp = randomBot
-			}
-			match(t, rs, cfg, opp, 1, 19, nil)
-		})
+		for _, model := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/model-opponents=%v", name, model), func(t *testing.T) {
+				rs, _ := rules.Preset(name)
+				rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 4}
+				opp := func(uint64) bot.Bot { return strategy.Bot() }
+				if rs.Players == 3 {
+					opp = randomBot
+				}
+				c := cfg
+				c.ModelOpponents = model
+				match(t, rs, c, opp, 1, 19, nil)
+			})
+		}
 	}
 }
 

@@ -21,7 +21,7 @@ import (
 // on the load of the machine (the budget is then 10 s unless PIMC_BUDGET says otherwise);
 // PIMC_SEED picks the deals (default 2026), PIMC_HORIZON, PIMC_BID_HORIZON, PIMC_EXACT and
 // PIMC_PASS_BELOW override the configuration, PIMC_HEURISTIC_PASS and PIMC_PASS_VALUE
-// (true or false) HeuristicPass and PassValue, PIMC_INFER_EPS, PIMC_INFER_PARTNER_EPS and
+// (true or false) HeuristicPass and PassValue, PIMC_MODEL_OPPONENTS ModelOpponents, PIMC_INFER_EPS, PIMC_INFER_PARTNER_EPS and
 // PIMC_INFER_DRAWS the inference.
 //
 //	PIMC_PAIRS=20 PIMC_WORLDS=50 go test -run TestStrength -v ./examplebots/go/pimc/search
@@ -59,6 +59,9 @@ func TestStrength(t *testing.T) {
 	}
 	if v, err := strconv.ParseBool(os.Getenv("PIMC_PASS_VALUE")); err == nil {
 		cfg.PassValue = v
+	}
+	if v, err := strconv.ParseBool(os.Getenv("PIMC_MODEL_OPPONENTS")); err == nil {
+		cfg.ModelOpponents = v
 	}
 	seed := uint64(2026)
 	if n, err := strconv.ParseUint(os.Getenv("PIMC_SEED"), 10, 64); err == nil {
