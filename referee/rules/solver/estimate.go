@@ -42,14 +42,13 @@ const minFitted, maxFitted = 2, 6
 
 // estimateWeights[l-minFitted] are the weights, for l tricks left, of the difference
 // between the two sides' features; their sum is the predicted difference of the points
-// still to come. Fitted by TestFitEstimate (SOLVER_FIT=20000, amsterdams) for two to five
-// tricks left; for six, the earlier fit of the first eight features to 5,000 positions.
+// still to come. Fitted by TestFitEstimate (SOLVER_FIT=20000, amsterdams).
 var estimateWeights = [maxFitted - minFitted + 1][numFeatures]float64{
 	{0.00, -7.85, 10.67, 0.85, 1.21, 1.02, 4.79, -1.52, 7.31, 3.56, 13.86, -2.40, 7.74, -0.70, -0.54},
 	{0.26, -0.76, 5.63, 0.64, 2.90, 0.78, 4.25, -1.90, 13.96, 5.41, 12.60, -0.30, 7.05, -0.56, -1.10},
 	{0.48, 1.15, 4.04, 0.46, 4.30, 0.60, 5.14, -0.88, 16.06, 6.66, 12.27, 0.97, 6.21, -0.45, -2.46},
 	{0.60, 2.79, 2.27, 0.43, 3.53, 0.60, 7.55, -4.13, 19.96, 6.35, 12.60, 0.86, 9.10, -0.35, -3.94},
-	{0.74, 8.33, 6.11, 0.79, 3.77, 1.19, 12.66, 12.14},
+	{0.64, 3.97, 0.89, 0.23, 4.48, 0.68, 11.89, -3.01, 27.78, 9.41, 13.49, 0.93, 8.19, -0.13, -5.23},
 }
 
 // byPowerMask[t][m] is the set m of a suit's ranks (bit r for natural rank r) with bit k
