@@ -15,7 +15,7 @@ import (
 // side's strength (proportional).
 
 // numFeatures is the number of features of a side's cards (features).
-const numFeatures = 8
+const numFeatures = 15
 
 // The features of a side's cards, each counted over the side's hands.
 const (
@@ -27,6 +27,13 @@ const (
 	fBossPoints        // card points of those
 	fRuffs             // plain suits a hand with trumps is void in and the other side holds
 	fLead              // 1 if the side leads the next trick
+	fJack              // 1 if the side holds the jack of trumps
+	fNine              // 1 if the side holds the nine of trumps
+	fLongTrumps        // the trumps of the side's hand with the most
+	fLeadTrumps        // trumps held, if the side leads
+	fLeadBoss          // plain cards that are the highest left in their suit, if the side leads
+	fVoidPoints        // card points in plain suits the other side is void in
+	fMaker             // 1 if the side made trumps
 )
 
 // fittedTricks are the tricks left for which estimateWeights has a fit; outside them the
@@ -35,13 +42,13 @@ const minFitted, maxFitted = 2, 6
 
 // estimateWeights[l-minFitted] are the weights, for l tricks left, of the difference
 // between the two sides' features; their sum is the predicted difference of the points
-// still to come. Fitted by TestFitEstimate (SOLVER_FIT=5000, amsterdams).
+// still to come. Fitted by TestFitEstimate (SOLVER_FIT=20000, amsterdams).
 var estimateWeights = [maxFitted - minFitted + 1][numFeatures]float64{
-	{-0.14, 1.29, 12.50, 0.89, 5.48, 1.01, 5.76, 9.16},
-	{0.20, 5.60, 8.40, 0.89, 6.86, 0.75, 5.65, 8.96},
-	{0.53, 8.11, 6.47, 0.79, 7.36, 0.61, 5.57, 10.97},
-	{0.63, 8.65, 5.82, 0.82, 8.15, 0.63, 7.90, 12.09},
-	{0.74, 8.33, 6.11, 0.79, 3.77, 1.19, 12.66, 12.14},
+	{0.00, -7.85, 10.67, 0.85, 1.21, 1.02, 4.79, -1.52, 7.31, 3.56, 13.86, -2.40, 7.74, -0.70, -0.54},
+	{0.26, -0.76, 5.63, 0.64, 2.90, 0.78, 4.25, -1.90, 13.96, 5.41, 12.60, -0.30, 7.05, -0.56, -1.10},
+	{0.48, 1.15, 4.04, 0.46, 4.30, 0.60, 5.14, -0.88, 16.06, 6.66, 12.27, 0.97, 6.21, -0.45, -2.46},
+	{0.60, 2.79, 2.27, 0.43, 3.53, 0.60, 7.55, -4.13, 19.96, 6.35, 12.60, 0.86, 9.10, -0.35, -3.94},
+	{0.64, 3.97, 0.89, 0.23, 4.48, 0.68, 11.89, -3.01, 27.78, 9.41, 13.49, 0.93, 8.19, -0.13, -5.23},
 }
 
 // byPowerMask[t][m] is the set m of a suit's ranks (bit r for natural rank r) with bit k
@@ -71,6 +78,7 @@ func init() {
 // seat's side is its number mod 2).
 func (s *Solver) featureDiff(st *state) (d [numFeatures]int) {
 	sideCards := [2]protocol.CardSet{st.hands[0] | st.hands[2], st.hands[1] | st.hands[3]}
+	var boss [2]int
 	for su := range protocol.Suit(protocol.NumSuits) {
 		shift := 8 * uint(su)
 		m0, m1 := uint8(sideCards[0]>>shift), uint8(sideCards[1]>>shift)
@@ -83,19 +91,31 @@ func (s *Solver) featureDiff(st *state) (d [numFeatures]int) {
 		if pTop|pOther == 0 {
 			continue
 		}
-		sign := 1 // +1 when side 0 holds the suit's highest card
+		top := 0 // the side holding the suit's highest card
 		if pOther > pTop {
-			sign, pTop, pOther = -1, pOther, pTop
+			top, pTop, pOther = 1, pOther, pTop
 		}
+		sign := 1 - 2*top
 		if t == 1 {
 			d[fTrumps] = bits.OnesCount8(m0) - bits.OnesCount8(m1)
 			d[fTrumpPts] = maskPoints[1][m0] - maskPoints[1][m1]
 			d[fTopTrumps] = sign * bits.OnesCount8(pTop>>bits.Len8(pOther))
+			d[fJack] = int(m0>>protocol.Jack&1) - int(m1>>protocol.Jack&1)
+			d[fNine] = int(m0>>protocol.Nine&1) - int(m1>>protocol.Nine&1)
+			h := [4]int{}
+			for i := range 4 {
+				h[i] = bits.OnesCount8(uint8(st.hands[i] >> shift))
+			}
+			d[fLongTrumps] = max(h[0], h[2]) - max(h[1], h[3])
 			continue
 		}
-		d[fBoss] += sign
+		boss[top]++
 		d[fBossPoints] += sign * maskPoints[0][1<<byPower[0][bits.Len8(pTop)-1]]
+		if pOther == 0 {
+			d[fVoidPoints] += sign * maskPoints[0][m0|m1]
+		}
 	}
+	d[fBoss] = boss[0] - boss[1]
 	trumpBit := suitBits(protocol.SuitMask(s.trump))
 	sideSuits := [2]uint{suitBits(sideCards[0]), suitBits(sideCards[1])}
 	for i := range 4 {
@@ -106,7 +126,11 @@ func (s *Solver) featureDiff(st *state) (d [numFeatures]int) {
 		ruffs := bits.OnesCount(^has & sideSuits[1-i&1] &^ trumpBit & 0xF) // voids the other side can lead
 		d[fRuffs] += ruffs * (1 - 2*(i&1))
 	}
-	d[fLead] = 1 - 2*s.rs.SideOf(st.trick.Leader)
+	lead := s.rs.SideOf(st.trick.Leader)
+	d[fLead] = 1 - 2*lead
+	d[fLeadTrumps] = d[fLead] * (sideCards[lead] & protocol.SuitMask(s.trump)).Len()
+	d[fLeadBoss] = d[fLead] * boss[lead]
+	d[fMaker] = 1 - 2*s.makerSide
 	return d
 }
 

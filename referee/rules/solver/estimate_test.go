@@ -1,13 +1,16 @@
 package solver
 
 import (
+	"encoding/gob"
 	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/klaverjas-arena/arena/protocol"
@@ -21,6 +24,14 @@ type sample struct {
 	y    float64
 	rest int
 	prop float64 // the proportional estimate's difference
+}
+
+// fitPosition is a position of the fit as TestFitEstimate caches it (SOLVER_FIT_CACHE): an
+// amsterdams position at the start of a trick and its exact difference of the points to come.
+type fitPosition struct {
+	Hands                [4]protocol.CardSet
+	Trump, Leader, Maker uint8
+	Y                    int
 }
 
 // playedDeal is a random amsterdams deal (random bidding) played to the start of the trick
@@ -51,14 +62,25 @@ func playedDeal(rng *rand.Rand, rs *rules.Ruleset, s *Solver, tricksLeft int) *r
 	return nil
 }
 
-// sampleAt returns the sample of deal d's position: the exact value with the score so far
-// set so that nat cannot happen and pit is out, so that it is the points to come alone.
-func sampleAt(s *Solver, d *rules.Deal) sample {
+// solvedAt returns deal d's position with its exact value, taken with the score so far set so
+// that nat cannot happen and pit is out, so that it is the points to come alone.
+func solvedAt(s *Solver, d *rules.Deal) fitPosition {
 	p, _ := FromDeal(d)
+	fp := fitPosition{Trump: uint8(p.Trump), Leader: uint8(p.Trick.Leader), Maker: uint8(p.Maker)}
+	copy(fp.Hands[:], p.Hands[:4])
 	p.Maker = protocol.North
 	p.Cards, p.Roem, p.Won = [protocol.MaxSeats]int{300}, [protocol.MaxSeats]int{}, [protocol.MaxSeats]int{1, 1}
+	fp.Y = s.Value(&p, 0) - 300
+	return fp
+}
+
+// sampleOf returns the features of fp's position (with its real maker), its value and the
+// proportional estimate's difference.
+func sampleOf(s *Solver, rs *rules.Ruleset, fp *fitPosition) sample {
+	p := Position{Rules: rs, Trump: protocol.Suit(fp.Trump), Maker: protocol.Seat(fp.Maker), Trick: rules.Trick{Leader: protocol.Seat(fp.Leader)}, StukSeat: protocol.NoSeat}
+	copy(p.Hands[:4], fp.Hands[:])
 	var sm sample
-	sm.y = float64(s.Value(&p, 0) - 300)
+	sm.y = float64(fp.Y)
 	st := s.begin(&p, 0)
 	for i, v := range s.featureDiff(&st) {
 		sm.x[i] = float64(v)
@@ -74,27 +96,68 @@ func sampleAt(s *Solver, d *rules.Deal) sample {
 	return sm
 }
 
+// fitPositions returns n positions with l tricks left, the same for the same n and l: read
+// from the directory SOLVER_FIT_CACHE if it holds them, else generated (and written there
+// when it is set).
+func fitPositions(t *testing.T, rs *rules.Ruleset, l, n int) []fitPosition {
+	dir := os.Getenv("SOLVER_FIT_CACHE")
+	file := filepath.Join(dir, fmt.Sprintf("fit-%d-%d.gob", l, n))
+	var fps []fitPosition
+	if dir != "" {
+		if f, err := os.Open(file); err == nil {
+			defer f.Close()
+			if err := gob.NewDecoder(f).Decode(&fps); err == nil && len(fps) == n {
+				return fps
+			}
+			fps = nil
+		}
+	}
+	s := New(20)
+	rng := rand.New(rand.NewPCG(11, uint64(l)))
+	for len(fps) < n {
+		if d := playedDeal(rng, rs, s, l); d != nil {
+			fps = append(fps, solvedAt(s, d))
+		}
+	}
+	if dir != "" {
+		f, err := os.Create(file)
+		if err == nil {
+			err = gob.NewEncoder(f).Encode(fps)
+			f.Close()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return fps
+}
+
 // TestFitEstimate fits the weights of the estimate (estimateWeights) to SOLVER_FIT
 // positions per number of tricks left (default: skipped), on four fifths of them, and
-// reports the root mean square error of the fit and of the proportional estimate on the
-// rest. It prints the weights as Go.
+// reports the root mean square error of the fit, of the weights in use and of the
+// proportional estimate on the rest. It prints the weights as Go. The positions are solved
+// in parallel, one number of tricks left a goroutine; SOLVER_FIT_CACHE names a directory
+// to keep them in between runs.
 //
-//	SOLVER_FIT=4000 go test -run TestFitEstimate -v ./referee/rules/solver
+//	SOLVER_FIT=20000 SOLVER_FIT_CACHE=/var/tmp/fit go test -run TestFitEstimate -v ./referee/rules/solver
 func TestFitEstimate(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("SOLVER_FIT"))
 	if n == 0 {
 		t.Skip("a tuning run: set SOLVER_FIT")
 	}
 	rs, _ := rules.Preset("amsterdams")
-	s := New(20)
+	positions := make([][]fitPosition, maxFitted+1)
+	var wg sync.WaitGroup
+	for l := minFitted; l <= maxFitted; l++ {
+		wg.Go(func() { positions[l] = fitPositions(t, &rs, l, n) })
+	}
+	wg.Wait()
+	s := New(10)
 	var out strings.Builder
 	for l := minFitted; l <= maxFitted; l++ {
-		rng := rand.New(rand.NewPCG(11, uint64(l)))
-		var samples []sample
-		for len(samples) < n {
-			if d := playedDeal(rng, &rs, s, l); d != nil {
-				samples = append(samples, sampleAt(s, d))
-			}
+		samples := make([]sample, n)
+		for i := range positions[l] {
+			samples[i] = sampleOf(s, &rs, &positions[l][i])
 		}
 		train, test := samples[:n*4/5], samples[n*4/5:]
 		w := fit(train)
@@ -189,7 +252,7 @@ func TestEstimateBeatsProportional(t *testing.T) {
 				continue
 			}
 			n++
-			sm := sampleAt(s, d)
+			sm := sampleOf(s, &rs, new(solvedAt(s, d)))
 			fitErr += sq(predict(&estimateWeights[l-minFitted], &sm) - sm.y)
 			propErr += sq(sm.prop - sm.y)
 		}
@@ -250,7 +313,29 @@ func (s *Solver) referenceFeatures(st *state, f *[2][numFeatures]float64) {
 			}
 		}
 	}
-	f[s.rs.SideOf(st.trick.Leader)][fLead] = 1
+	lead := s.rs.SideOf(st.trick.Leader)
+	f[lead][fLead] = 1
+	for i := range 4 {
+		side := s.rs.SideOf(protocol.Seat(i))
+		h := st.hands[i]
+		if h.Has(protocol.NewCard(protocol.Jack, s.trump)) {
+			f[side][fJack] = 1
+		}
+		if h.Has(protocol.NewCard(protocol.Nine, s.trump)) {
+			f[side][fNine] = 1
+		}
+		f[side][fLongTrumps] = max(f[side][fLongTrumps], float64((h & trumpMask).Len()))
+	}
+	f[lead][fLeadTrumps] = f[lead][fTrumps]
+	f[lead][fLeadBoss] = f[lead][fBoss]
+	for side := range 2 {
+		for su := range protocol.Suit(protocol.NumSuits) {
+			if su != s.trump && sideCards[1-side]&protocol.SuitMask(su) == 0 {
+				f[side][fVoidPoints] += float64(rules.SetPoints(sideCards[side]&protocol.SuitMask(su), s.trump))
+			}
+		}
+	}
+	f[s.makerSide][fMaker] = 1
 }
 
 // TestFeatureDiff: featureDiff is the difference of the sides' features as
