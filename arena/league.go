@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"syscall"
 	"time"
@@ -102,7 +103,10 @@ func runLeague(c *cli.Context) error {
 	if err := policy.Check(); err != nil {
 		return err
 	}
-	policy.Hide = append(policy.Hide, dbPath, snapshotPath(dbPath), dbPath+".holder", store.CopyPath(dbPath), store.CopyPath(dbPath)+".tmp", path, c.String("key"))
+	policy.Hide = append(policy.Hide, path, c.String("key"))
+	for _, db := range shardDBs(dbPath, shard) {
+		policy.Hide = append(policy.Hide, db, snapshotPath(db), db+".holder", store.CopyPath(db), store.CopyPath(db)+".tmp")
+	}
 	for _, b := range f.Bots {
 		policy.Hide = append(policy.Hide, b.Stderr)
 	}
@@ -219,6 +223,23 @@ func runLeague(c *cli.Context) error {
 
 // snapshotPath is where a running league keeps its totals for arena standings.
 func snapshotPath(db string) string { return db + ".standings.json" }
+
+// shardDBs returns the databases whose files the league's bots must not see: its own and,
+// for a shard whose database has the name arena slurm gives it (shardDBName), every other
+// shard's beside it, which the same bots would otherwise find there (with every deal that
+// shard has played, cards and all).
+func shardDBs(db string, shard *league.Shard) []string {
+	dbs := []string{db}
+	if shard == nil || filepath.Base(db) != shardDBName(shard.I) {
+		return dbs
+	}
+	for j := 1; j <= shard.N; j++ {
+		if j != shard.I {
+			dbs = append(dbs, filepath.Join(filepath.Dir(db), shardDBName(j)))
+		}
+	}
+	return dbs
+}
 
 // dbArg repeats --db for a resume hint, when it was given on the command line.
 func dbArg(c *cli.Context) string {

@@ -110,7 +110,7 @@ exec %[6]s league --shard "$i/%[3]d" --key %[7]s --db %[8]s/"shard-$i.db" --affi
 `, f.Name, file, n, dir, head.String(), shellQuote(arena), shellQuote(key), shellQuote(dir), conc, shellQuote(file))
 	var dbs []string
 	for i := 1; i <= n; i++ {
-		dbs = append(dbs, shellQuote(filepath.Join(dir, fmt.Sprintf("shard-%d.db", i))))
+		dbs = append(dbs, shellQuote(filepath.Join(dir, shardDBName(i))))
 	}
 	merge := fmt.Sprintf(`#!/bin/bash
 # Written by arena slurm: merges the %[2]d shards of league %[1]s into %[3]s once every array task
@@ -176,3 +176,6 @@ func sbatch(args ...string) (string, error) {
 	id, _, _ := strings.Cut(strings.TrimSpace(string(out)), ";")
 	return id, nil
 }
+
+// shardDBName is the name arena slurm gives shard i's database in its directory.
+func shardDBName(i int) string { return fmt.Sprintf("shard-%d.db", i) }
