@@ -177,5 +177,6 @@ func sbatch(args ...string) (string, error) {
 	return id, nil
 }
 
-// shardDBName is the name arena slurm gives shard i's database in its directory.
+// shardDBName is the name arena slurm gives shard i's database in its directory (the array
+// script spells it "shard-$i.db" in shell).
 func shardDBName(i int) string { return fmt.Sprintf("shard-%d.db", i) }

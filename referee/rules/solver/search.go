@@ -35,10 +35,11 @@ type Solver struct {
 
 	// Policy, when set, is asked at every node where the seat to move has more than one
 	// legal card (but not for the cards that Moves and Best value at the root): a legal
-	// card it returns is then the only move searched there; protocol.NoCard (or any card not legal) searches them all. A policy may
-	// depend on the line that led to the node (PolicyNode.Line), so that a node's value no
-	// longer follows from the cards that remain: with a Policy set the search uses neither
-	// the transposition table nor the equivalent-card pruning, which both assume it does.
+	// card it returns is then the only move searched there; protocol.NoCard (or any card
+	// not legal) searches them all. A policy may depend on the line that led to the node
+	// (PolicyNode.Line), so that a node's value no longer follows from the cards that
+	// remain: with a Policy set the search uses neither the transposition table nor the
+	// equivalent-card pruning, which both assume it does.
 	Policy func(n *PolicyNode) protocol.Card
 	node   PolicyNode
 	line   []rules.Trick // the tricks finished since the root, by depth (with a Policy)
