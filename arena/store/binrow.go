@@ -215,19 +215,26 @@ func appendTimes(w *bitWriter, times, seats []byte) {
 }
 
 // readTimes reads what appendTimes wrote for seats into times; false on a code no time has.
+// The short codes, nearly all, are looked up in gammaCodes.
 func readTimes(r *bitReader, times, seats []byte) bool {
 	var last [4]int
 	var seen [4]bool
 	prev := 0
 	for i := range times {
-		v, ok := r.gamma(9)
-		if !ok {
-			return false
+		if r.nacc < gammaPeek {
+			r.fill()
 		}
-		z := v - 1
-		d := int(z >> 1)
-		if z&1 != 0 {
-			d = -d - 1
+		var d int
+		if e := gammaCodes[r.acc&(1<<gammaPeek-1)]; e.bits != 0 && uint(e.bits) <= r.nacc {
+			d = int(e.diff)
+			r.acc >>= e.bits
+			r.nacc -= uint(e.bits)
+		} else {
+			v, ok := r.gamma(9)
+			if !ok {
+				return false
+			}
+			d = unzigzag(v - 1)
 		}
 		s := seats[i]
 		pred := prev
@@ -235,7 +242,7 @@ func readTimes(r *bitReader, times, seats []byte) bool {
 			pred = last[s]
 		}
 		q := pred + d
-		if q < 0 || q > 255 || r.err {
+		if q < 0 || q > 255 {
 			return false
 		}
 		times[i] = byte(q)
@@ -243,6 +250,35 @@ func readTimes(r *bitReader, times, seats []byte) bool {
 	}
 	return true
 }
+
+// unzigzag is the difference that appendTimes coded as z.
+func unzigzag(z uint64) int {
+	if z&1 != 0 {
+		return -int(z>>1) - 1
+	}
+	return int(z >> 1)
+}
+
+// gammaPeek is the bits that gammaCodes looks up.
+const gammaPeek = 12
+
+// gammaCodes[w] is the time code (see appendTimes) in the lowest bits of the gammaPeek bits
+// w: its length in bits and the difference it codes; a length of 0 when it does not fit in
+// them.
+var gammaCodes = func() (codes [1 << gammaPeek]struct {
+	bits uint8
+	diff int8
+}) {
+	for w := range codes {
+		n := bits.TrailingZeros(uint(w) | 1<<gammaPeek)
+		if 2*n+1 > gammaPeek {
+			continue
+		}
+		v := uint64(1<<n | w>>(n+1)&(1<<n-1))
+		codes[w].bits, codes[w].diff = uint8(2*n+1), int8(unzigzag(v-1))
+	}
+	return codes
+}()
 
 // binDeal is a binary row decoded with the rules engine: the row's fields as the engine's
 // values, each decision as it was taken, and the finished deal. A reader that needs no
@@ -302,10 +338,9 @@ func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 		return fail("truncated")
 	}
 	var setup rules.Setup
-	for c := range protocol.Card(32) {
-		seat := holders >> (2 * uint(c)) & 3
-		setup.Hands[seat] = setup.Hands[seat].Add(c)
-	}
+	const low = 0x5555555555555555 // the low bit of each card's holder
+	lo, hi := holders&low, holders>>1&low
+	setup.Hands = [protocol.MaxSeats]protocol.CardSet{evenBits(low &^ lo &^ hi), evenBits(lo &^ hi), evenBits(hi &^ lo), evenBits(lo & hi)}
 	b.hands = setup.Hands
 	seating := b.seating()
 	setup.Dealer, setup.FirstOfMatch = seating.DealDealer(), b.first
@@ -314,8 +349,18 @@ func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 		return fail(err.Error())
 	}
 	br := bitReader{data: r.data[r.pos : len(r.data)-timeBytes]}
+	i := 0 // the next action
 	usedClaims := uint64(0)
-	for i := range b.n {
+	outOfRange := false
+	chooseCard := func(legal rules.CardSet) (protocol.Card, bool) { // the next card of the row
+		n := legal.Len()
+		if k := br.read(choiceBits(n)); k < uint64(n) {
+			return legal.Nth(int(k)), true
+		}
+		outOfRange = true
+		return 0, false
+	}
+	for i < b.n {
 		phase := d.Phase()
 		b.phases[i], b.seatsOf[i] = phase, byte(seating.TableSeat(d.ToMove()))
 		var err error
@@ -328,6 +373,7 @@ func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 				return fail("bid out of range")
 			}
 			b.choices[i], err = int(bid), d.Bid(bid)
+			i++
 		case rules.PhaseClaim:
 			if usedClaims == nClaims {
 				return fail("more claims than stored")
@@ -335,15 +381,21 @@ func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 			b.choices[i] = claims[usedClaims]
 			err = d.Claim(claims[usedClaims])
 			usedClaims++
+			i++
 		case rules.PhasePlay:
-			legal := d.Legal()
-			k := br.read(choiceBits(legal.Len()))
-			if k >= uint64(legal.Len()) {
+			from := len(d.Tricks())
+			if !d.PlayChosen(chooseCard) || outOfRange {
 				return fail("card out of range")
 			}
-			c := legal.Nth(int(k))
-			b.choices[i] = int(c)
-			d.PlayUnchecked(c) // a card of Legal
+			for _, t := range d.Tricks()[from:] { // the cards just played, as actions
+				for j, c := range t.Cards[:4] {
+					if i == len(b.phases) {
+						return fail("more actions than a deal has")
+					}
+					b.phases[i], b.seatsOf[i], b.choices[i] = rules.PhasePlay, byte(seating.TableSeat(t.Seat(j, 4))), int(c)
+					i++
+				}
+			}
 		default:
 			return fail("an action after the deal ended")
 		}
@@ -351,8 +403,8 @@ func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 			return fail("an action the rules refuse")
 		}
 	}
-	if d.Phase() != rules.PhaseDone {
-		return fail("the deal does not end")
+	if d.Phase() != rules.PhaseDone || i != b.n {
+		return fail("the deal does not end with its last action")
 	}
 	if timeBytes > 0 {
 		copy(b.wall[:n], r.data[len(r.data)-timeBytes:])
@@ -364,15 +416,29 @@ func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 	if !readTimes(&br, b.wall[:n], b.seatsOf[:n]) || b.cpu && !readTimes(&br, b.cpuMS[:n], b.seatsOf[:n]) {
 		return fail("a time code no time has")
 	}
-	if (br.pos+7)/8 != uint(len(br.data)) {
+	if (br.consumed()+7)/8 != uint(len(br.data)) {
 		return fail("bytes after the deal")
+	}
+	if br.acc != 0 { // the last byte's unused bits, which the writer leaves 0
+		return fail("bits set after the deal")
 	}
 	return nil
 }
 
+// evenBits returns the bits 0, 2, 4, … 62 of x as bits 0-31 (the others must be 0).
+func evenBits(x uint64) protocol.CardSet {
+	x = (x | x>>1) & 0x3333333333333333
+	x = (x | x>>2) & 0x0F0F0F0F0F0F0F0F
+	x = (x | x>>4) & 0x00FF00FF00FF00FF
+	x = (x | x>>8) & 0x0000FFFF0000FFFF
+	x = (x | x>>16) & 0x00000000FFFFFFFF
+	return protocol.CardSet(x)
+}
+
 // decodeBinRow fills the deal part of rec (whose match-wide fields, the ruleset first, are
-// set) from a binary row, the bots of its seats from bots; b is the decoder's scratch.
-func decodeBinRow(data []byte, rec *referee.DealRecord, bots []string, b *binDeal) error {
+// set) from a binary row, the bots of its seats from bots, its actions only if actions is
+// set (else none); b is the decoder's scratch.
+func decodeBinRow(data []byte, rec *referee.DealRecord, bots []string, b *binDeal, actions bool) error {
 	if err := b.decode(data, &rec.Rules, len(bots)); err != nil {
 		return err
 	}
@@ -383,8 +449,20 @@ func decodeBinRow(data []byte, rec *referee.DealRecord, bots []string, b *binDea
 	}
 	rec.Hands = handNames(b.hands)
 	rec.Skart, rec.Pile, rec.Table, rec.Faults, rec.Rejected = "", nil, 0, nil, nil
-	rec.Actions = slices.Grow(rec.Actions[:0], b.n)[:b.n] // the memory rec came with, if any
-	var claims []int                                      // the claims' own memory: a record keeps pointers into it
+	rec.Result = referee.ResultRecord(&b.deal, b.seating())
+	if !actions {
+		rec.Actions = nil
+		return nil
+	}
+	b.setActions(rec)
+	return nil
+}
+
+// setActions sets the actions of rec to the decoded row's, in the memory rec came with if
+// it has enough.
+func (b *binDeal) setActions(rec *referee.DealRecord) {
+	rec.Actions = slices.Grow(rec.Actions[:0], b.n)[:b.n]
+	var claims []int // the claims' own memory: a record keeps pointers into it
 	for i := range rec.Actions {
 		a := &rec.Actions[i]
 		*a = referee.Action{Seat: seatNames[b.seatsOf[i]], MS: wallTime(b.wall[i])}
@@ -404,8 +482,6 @@ func decodeBinRow(data []byte, rec *referee.DealRecord, bots []string, b *binDea
 			a.Card = cardNames[b.choices[i]]
 		}
 	}
-	rec.Result = referee.ResultRecord(&b.deal, b.seating())
-	return nil
 }
 
 // handNames returns the notation of each hand (CardSet.String), the four in one allocation.
@@ -541,7 +617,6 @@ func (w *bitWriter) bytes() []byte {
 // bitReader reads what bitWriter wrote.
 type bitReader struct {
 	data []byte
-	pos  uint // bits read
 	err  bool
 	acc  uint64 // bits loaded and not yet read, the next one lowest
 	nacc uint
@@ -551,17 +626,28 @@ type bitReader struct {
 // read returns the next n bits (n ≤ 56); past the end it sets err and returns 0.
 func (r *bitReader) read(n uint) uint64 {
 	if r.nacc < n {
-		if r.fill(); r.nacc < n {
-			r.err = true
-			return 0
-		}
+		return r.readFilled(n)
 	}
 	v := r.acc & (1<<n - 1)
 	r.acc >>= n
 	r.nacc -= n
-	r.pos += n
 	return v
 }
+
+// readFilled is read when the accumulator holds too few bits: it fills it first. Not
+// inlined, so that read is.
+//
+//go:noinline
+func (r *bitReader) readFilled(n uint) uint64 {
+	if r.fill(); r.nacc < n {
+		r.err = true
+		return 0
+	}
+	return r.read(n)
+}
+
+// consumed returns the bits read so far.
+func (r *bitReader) consumed() uint { return 8*uint(r.next) - r.nacc }
 
 // fill loads the accumulator with as many whole bytes as it holds (at least 57 bits, unless
 // the data ends first); the bits above the loaded ones stay 0.
@@ -597,7 +683,6 @@ func (r *bitReader) gamma(most uint) (uint64, bool) {
 	v := 1<<n | r.acc>>(n+1)&(1<<n-1)
 	r.acc >>= 2*n + 1
 	r.nacc -= 2*n + 1
-	r.pos += 2*n + 1
 	return v, true
 }
 

@@ -46,7 +46,7 @@ func TestBinRowRoundTrip(t *testing.T) {
 			t.Errorf("deal %d: a row of %d bytes", i, len(row))
 		}
 		back := referee.DealRecord{V: rec.V, Match: rec.Match, Rules: rec.Rules, Seed: rec.Seed, Keyed: rec.Keyed}
-		if err := decodeStoredRow(dealKey(0, rec), row, &back, bots, new(binDeal)); err != nil {
+		if err := decodeStoredRow(dealKey(0, rec), row, &back, bots, new(binDeal), true); err != nil {
 			t.Fatalf("deal %d: %v", i, err)
 		}
 		for j, a := range back.Actions {
@@ -100,17 +100,53 @@ func TestBinRowDamage(t *testing.T) {
 			bad := append([]byte(nil), row...)
 			bad[i] += delta
 			back := referee.DealRecord{V: rec.V, Rules: rec.Rules}
-			if err := decodeStoredRow(dealKey(0, &rec), bad, &back, bots, new(binDeal)); err == nil {
+			if err := decodeStoredRow(dealKey(0, &rec), bad, &back, bots, new(binDeal), true); err == nil {
 				if err := back.Verify(); err != nil {
 					t.Errorf("byte %d +%d: read back a deal that does not verify: %v", i, delta, err)
 				}
 			}
 		}
 		back := referee.DealRecord{V: rec.V, Rules: rec.Rules}
-		if err := decodeStoredRow(dealKey(0, &rec), row[:i], &back, bots, new(binDeal)); err == nil {
+		if err := decodeStoredRow(dealKey(0, &rec), row[:i], &back, bots, new(binDeal), true); err == nil {
 			t.Errorf("cut to %d bytes: no error", i)
 		}
 	}
+}
+
+// TestBinRowPadding: a binary row with any one bit of its last byte set that the row does
+// not have set reads back as an error or as another deal, never as the same one: the bits
+// after the last time code, which the writer leaves 0, are checked too.
+func TestBinRowPadding(t *testing.T) {
+	bots := []string{"a", "b"}
+	refused := 0
+	for _, rec := range playMatch(t, "m", 5) {
+		row, err := encodeBinRow(&rec, bots)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := referee.DealRecord{V: rec.V, Rules: rec.Rules}
+		if err := decodeStoredRow(dealKey(0, &rec), row, &want, bots, new(binDeal), true); err != nil {
+			t.Fatal(err)
+		}
+		for bit := range 8 {
+			if row[len(row)-1]>>bit&1 != 0 {
+				continue
+			}
+			bad := slices.Clone(row)
+			bad[len(bad)-1] |= 1 << bit
+			back := referee.DealRecord{V: rec.V, Rules: rec.Rules}
+			switch err := decodeStoredRow(dealKey(0, &rec), bad, &back, bots, new(binDeal), true); {
+			case err != nil && strings.Contains(err.Error(), "bits set after the deal"):
+				refused++
+			case err == nil && reflect.DeepEqual(&back, &want):
+				t.Errorf("game %d deal %d: bit %d of the last byte set, the same deal read back", rec.Game, rec.Deal, bit)
+			}
+		}
+	}
+	if refused == 0 {
+		t.Error("no row had a bit after its last time code: nothing was checked")
+	}
+	t.Logf("%d rows with a bit set after the last time code refused", refused)
 }
 
 // TestBinRowFirstLayout: rows of the first binary layout (one byte per time at the end, as
@@ -137,7 +173,7 @@ func TestBinRowFirstLayout(t *testing.T) {
 		}
 		rec := &recs[i]
 		back := referee.DealRecord{V: rec.V, Match: rec.Match, Rules: rec.Rules, Seed: rec.Seed, Keyed: rec.Keyed}
-		if err := decodeStoredRow(dealKey(0, rec), row, &back, []string{"a", "b"}, new(binDeal)); err != nil {
+		if err := decodeStoredRow(dealKey(0, rec), row, &back, []string{"a", "b"}, new(binDeal), true); err != nil {
 			t.Fatalf("row %d: %v", i, err)
 		}
 		for j, a := range back.Actions {
@@ -250,8 +286,8 @@ func TestBitReaderGamma(t *testing.T) {
 					break
 				}
 			}
-			if int(fast.pos) != ref.pos {
-				t.Fatalf("trial %d step %d: at bit %d, bit by bit at %d", trial, step, fast.pos, ref.pos)
+			if int(fast.consumed()) != ref.pos {
+				t.Fatalf("trial %d step %d: at bit %d, bit by bit at %d", trial, step, fast.consumed(), ref.pos)
 			}
 		}
 	}

@@ -84,14 +84,15 @@ func (c codec) encode(rec *referee.DealRecord) ([]byte, error) {
 }
 
 // decodeStoredRow fills the deal part of rec from a stored row of either kind under its key
-// (see dealKey), the bots of a binary row's seats from bots; b is a binary row's scratch.
-func decodeStoredRow(key, data []byte, rec *referee.DealRecord, bots []string, b *binDeal) error {
+// (see dealKey), the bots of a binary row's seats from bots; b is a binary row's scratch. A
+// binary row's actions are left out unless actions is set (a JSON row's never are).
+func decodeStoredRow(key, data []byte, rec *referee.DealRecord, bots []string, b *binDeal, actions bool) error {
 	if isBinRow(data) {
 		var err error
 		if rec.Game, rec.Deal, rec.Attempt, err = keyNumbers(key); err != nil {
 			return err
 		}
-		return decodeBinRow(data, rec, bots, b)
+		return decodeBinRow(data, rec, bots, b, actions)
 	}
 	return decodeRow(data, rec)
 }

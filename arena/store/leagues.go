@@ -514,7 +514,7 @@ func forEachDeal(b *bolt.Bucket, index int, l *League, m *Match, fn func(rec *re
 		rec := referee.DealRecord{V: referee.LogVersion, Match: m.ID, Rules: l.Rules, Seed: m.Seed, Keyed: l.Keyed}
 		data, err := unseal(k, v, old)
 		if err == nil {
-			err = decodeStoredRow(k, data, &rec, l.Bots, &scratch)
+			err = decodeStoredRow(k, data, &rec, l.Bots, &scratch, true)
 		}
 		if err != nil {
 			return fmt.Errorf("league %s match %s: %w", l.Name, m.ID, err)

@@ -102,7 +102,7 @@ func (w *lineWriter) appendRow(dst, key, data []byte, b *binDeal) ([]byte, error
 	if !isBinRow(data) {
 		actions := w.rec.Actions[:0]
 		w.rec = referee.DealRecord{V: referee.LogVersion, Match: w.m.ID, Rules: w.l.Rules, Seed: w.m.Seed, Keyed: w.l.Keyed, Actions: actions}
-		if err := decodeStoredRow(key, data, &w.rec, w.l.Bots, b); err != nil {
+		if err := decodeStoredRow(key, data, &w.rec, w.l.Bots, b, true); err != nil {
 			return dst, err
 		}
 		line, err := w.enc.Append(dst, &w.rec)
@@ -119,18 +119,18 @@ func (w *lineWriter) appendRow(dst, key, data []byte, b *binDeal) ([]byte, error
 		return dst, err
 	}
 	out := append(dst, w.head...)
-	out = strconv.AppendInt(out, int64(b.pair), 10)
+	out = appendInt(out, b.pair)
 	if b.mirror {
 		out = append(out, `,"mirror":true`...)
 	} else {
 		out = append(out, `,"mirror":false`...)
 	}
 	if b.rotation != 0 {
-		out = strconv.AppendInt(append(out, `,"rotation":`...), int64(b.rotation), 10)
+		out = appendInt(append(out, `,"rotation":`...), b.rotation)
 	}
-	out = strconv.AppendInt(append(out, `,"game":`...), int64(game), 10)
-	out = strconv.AppendInt(append(out, `,"deal":`...), int64(deal), 10)
-	out = strconv.AppendInt(append(out, `,"attempt":`...), int64(attempt), 10)
+	out = appendInt(append(out, `,"game":`...), game)
+	out = appendInt(append(out, `,"deal":`...), deal)
+	out = appendInt(append(out, `,"attempt":`...), attempt)
 	out = append(out, w.seedSeats...)
 	for i, s := range b.seats {
 		if i > 0 {
@@ -155,7 +155,7 @@ func (w *lineWriter) appendRow(dst, key, data []byte, b *binDeal) ([]byte, error
 		case rules.PhaseBidding:
 			out = bidActions[seat][choice].append(out)
 		case rules.PhaseClaim:
-			out = strconv.AppendInt(append(out, claimActions[seat]...), int64(choice), 10)
+			out = appendInt(append(out, claimActions[seat]...), choice)
 			out = append(out, `,"ms":`...)
 		default:
 			out = cardActions[seat][choice].append(out)
@@ -181,8 +181,8 @@ func appendResult(out []byte, d *rules.Deal) []byte {
 	}
 	for i, side := range [4]*[protocol.MaxSeats]int{&res.Score, &res.CardPoints, &res.Roem, &res.TricksWon} {
 		out = append(out, resultKeys[i]...)
-		out = strconv.AppendInt(out, int64(side[0]), 10)
-		out = strconv.AppendInt(append(out, ','), int64(side[1]), 10)
+		out = appendInt(out, side[0])
+		out = appendInt(append(out, ','), side[1])
 		out = append(out, ']')
 	}
 	if tricks := d.Tricks(); len(tricks) > 0 {
@@ -260,6 +260,29 @@ var (
 		return t
 	}()
 )
+
+// appendInt appends the decimal text of v, from smallInts below 1000.
+func appendInt(out []byte, v int) []byte {
+	if uint(v) >= uint(len(smallInts)) {
+		return strconv.AppendInt(out, int64(v), 10)
+	}
+	n := len(out)
+	if cap(out)-n < 4 {
+		out = slices.Grow(out, 4)
+	}
+	t := &smallInts[v]
+	*(*[4]byte)(out[n : n+4]) = *t
+	return out[:n+int(t[3])]
+}
+
+// smallInts[v] is the decimal text of v, its length in the last byte.
+var smallInts = func() (t [1000][4]byte) {
+	for v := range t {
+		copy(t[v][:3], strconv.Itoa(v))
+		t[v][3] = byte(len(strconv.Itoa(v)))
+	}
+	return t
+}()
 
 // shortText is a text of at most 31 bytes, appended by one copy of a fixed size: the pieces
 // of an action are many and short, and a copy of a known size takes no call.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -164,5 +165,15 @@ func TestMatchLinesDamage(t *testing.T) {
 	}
 	if len(handed) != 30 || handed[29] != 29 {
 		t.Errorf("handed over %v", handed)
+	}
+}
+
+// TestAppendInt: appendInt writes what strconv does, below, inside and above its table.
+func TestAppendInt(t *testing.T) {
+	for v := -20; v < 2100; v++ {
+		prefix := []byte("x")
+		if got, want := string(appendInt(prefix, v)), "x"+strconv.Itoa(v); got != want {
+			t.Fatalf("%d: %q, want %q", v, got, want)
+		}
 	}
 }

@@ -237,16 +237,25 @@ func (p *readPipeline[T]) decodeMatch(k, v []byte, m *Match) error {
 	return nil
 }
 
+// ReadOptions tune MatchDeals.
+type ReadOptions struct {
+	// NoDerivedActions leaves out the actions of every record that the rules engine derived
+	// as it read it (derived true): for a reader that looks only at the deals' cards,
+	// dealers and results and trusts the read's check of each decision (replay --verify
+	// under valid rules). It saves most of the memory and work of building such records.
+	NoDerivedActions bool
+}
+
 // MatchDeals reads the league (match < 0) or one match of it as DealsDerived does, on every
 // CPU: for every stored match, in index order, prepare is called on one of GOMAXPROCS
 // goroutines with the match's deals as complete log records in key order (none for a match
-// without deals) and whether the rules engine derived each as it was read, and makes of them
-// what fn needs in out; then fn, on the caller's goroutine, in index order, is called with
-// the match and out. Different matches are prepared at the same time. out holds what an
-// earlier prepare made (or T's zero value), for prepare to reuse its memory. A deal or match
-// record that does not decode is an error with its place, and neither function is called
-// for its match. prepare must keep neither m nor recs, fn neither m nor out.
-func MatchDeals[T any](db *DB, league string, match int, prepare func(m *Match, recs []referee.DealRecord, derived []bool, out *T) error, fn func(m *Match, out *T) error) error {
+// without deals; see ReadOptions) and whether the rules engine derived each as it was read,
+// and makes of them what fn needs in out; then fn, on the caller's goroutine, in index order,
+// is called with the match and out. Different matches are prepared at the same time. out
+// holds what an earlier prepare made (or T's zero value), for prepare to reuse its memory. A
+// deal or match record that does not decode is an error with its place, and neither function
+// is called for its match. prepare must keep neither m nor recs, fn neither m nor out.
+func MatchDeals[T any](db *DB, league string, match int, opt ReadOptions, prepare func(m *Match, recs []referee.DealRecord, derived []bool, out *T) error, fn func(m *Match, out *T) error) error {
 	return db.view(func(tx *bolt.Tx) error {
 		do := func(w *worker, m *Match, rows [][2][]byte, out *T) error {
 			w.recs = slices.Grow(w.recs[:0], len(rows))[:len(rows)]
@@ -257,7 +266,7 @@ func MatchDeals[T any](db *DB, league string, match int, prepare func(m *Match, 
 				*rec = referee.DealRecord{V: referee.LogVersion, Match: m.ID, Rules: w.l.Rules, Seed: m.Seed, Keyed: w.l.Keyed, Actions: actions}
 				data, err := unseal(row[0], row[1], w.old)
 				if err == nil {
-					err = decodeStoredRow(row[0], data, rec, w.l.Bots, &w.bin)
+					err = decodeStoredRow(row[0], data, rec, w.l.Bots, &w.bin, !opt.NoDerivedActions)
 				}
 				if err != nil {
 					return fmt.Errorf("league %s match %s: %w", w.l.Name, m.ID, err)

@@ -50,11 +50,15 @@ func manyMatches(t *testing.T, n int, big bool) *DB {
 	return db
 }
 
-// recordLines returns every deal of the league as "MATCH DERIVED JSON", read by DealsDerived.
-func recordLines(t *testing.T, db *DB) []string {
+// recordLines returns every deal of the league as "MATCH DERIVED JSON", read by DealsDerived,
+// the derived records without their actions if opt says so.
+func recordLines(t *testing.T, db *DB, opt ReadOptions) []string {
 	t.Helper()
 	var out []string
 	if err := db.DealsDerived("x", -1, func(m *Match, rec *referee.DealRecord, derived bool) error {
+		if derived && opt.NoDerivedActions {
+			rec.Actions = nil
+		}
 		data, err := json.Marshal(rec)
 		out = append(out, fmt.Sprintf("%s %v %s", m.ID, derived, data))
 		return err
@@ -65,7 +69,8 @@ func recordLines(t *testing.T, db *DB) []string {
 }
 
 // TestMatchDeals: MatchDeals hands over, match by match in order, the records and derived
-// marks DealsDerived reads, over binary and JSON rows, claims, matches of more rows than a
+// marks DealsDerived reads (with ReadOptions.NoDerivedActions, the derived ones without their
+// actions), over binary and JSON rows, claims, matches of more rows than a
 // chunk and many small matches (their memory reused), what prepare made reaching fn; an
 // error of fn stops it with that error.
 func TestMatchDeals(t *testing.T) {
@@ -76,36 +81,38 @@ func TestMatchDeals(t *testing.T) {
 	for name, db := range map[string]*DB{"default": scoresLeague(t, rules.Default()), "claims": scoresLeague(t, claimed),
 		"big": manyMatches(t, 3, true), "many": manyMatches(t, 200, false)} {
 		t.Run(name, func(t *testing.T) {
-			want := recordLines(t, db)
-			var got []string
-			next := 0
-			err := MatchDeals(db, "x", -1, func(m *Match, recs []referee.DealRecord, derived []bool, out *[]string) error {
-				*out = (*out)[:0]
-				for i := range recs {
-					data, err := json.Marshal(&recs[i])
-					if err != nil {
-						return err
+			for _, opt := range []ReadOptions{{}, {NoDerivedActions: true}} {
+				want := recordLines(t, db, opt)
+				var got []string
+				next := 0
+				err := MatchDeals(db, "x", -1, opt, func(m *Match, recs []referee.DealRecord, derived []bool, out *[]string) error {
+					*out = (*out)[:0]
+					for i := range recs {
+						data, err := json.Marshal(&recs[i])
+						if err != nil {
+							return err
+						}
+						*out = append(*out, fmt.Sprintf("%s %v %s", m.ID, derived[i], data))
 					}
-					*out = append(*out, fmt.Sprintf("%s %v %s", m.ID, derived[i], data))
+					return nil
+				}, func(m *Match, out *[]string) error {
+					if m.Index != next {
+						t.Errorf("match %d handed over where %d was next", m.Index, next)
+					}
+					next++
+					got = append(got, *out...)
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
 				}
-				return nil
-			}, func(m *Match, out *[]string) error {
-				if m.Index != next {
-					t.Errorf("match %d handed over where %d was next", m.Index, next)
+				if len(want) == 0 || !slices.Equal(got, want) {
+					t.Fatalf("%+v: %d records, DealsDerived %d; equal %v", opt, len(got), len(want), slices.Equal(got, want))
 				}
-				next++
-				got = append(got, *out...)
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(want) == 0 || !slices.Equal(got, want) {
-				t.Fatalf("%d records, DealsDerived %d; equal %v", len(got), len(want), slices.Equal(got, want))
 			}
 			stop := errors.New("enough")
 			n := 0
-			err = MatchDeals(db, "x", -1, func(*Match, []referee.DealRecord, []bool, *int) error { return nil },
+			err := MatchDeals(db, "x", -1, ReadOptions{}, func(*Match, []referee.DealRecord, []bool, *int) error { return nil },
 				func(*Match, *int) error {
 					if n++; n == 2 {
 						return stop
@@ -126,7 +133,7 @@ func TestMatchDealsDamage(t *testing.T) {
 	k := dealKey(30, &referee.DealRecord{Game: 1, Deal: 2})
 	rewrite(t, db, bucketDeals, k, func(v []byte) []byte { v[len(v)/2] ^= 1; return v })
 	var handed []int
-	err := MatchDeals(db, "x", -1, func(m *Match, _ []referee.DealRecord, _ []bool, out *int) error {
+	err := MatchDeals(db, "x", -1, ReadOptions{}, func(m *Match, _ []referee.DealRecord, _ []bool, out *int) error {
 		*out = m.Index
 		return nil
 	}, func(m *Match, out *int) error {
@@ -146,7 +153,7 @@ func TestMatchDealsDamage(t *testing.T) {
 func TestMatchDealsPanic(t *testing.T) {
 	db := manyMatches(t, 40, false)
 	var handed []int
-	err := MatchDeals(db, "x", -1, func(m *Match, recs []referee.DealRecord, _ []bool, out *int) error {
+	err := MatchDeals(db, "x", -1, ReadOptions{}, func(m *Match, recs []referee.DealRecord, _ []bool, out *int) error {
 		if m.Index == 17 {
 			_ = recs[len(recs)] // out of range
 		}

@@ -140,12 +140,12 @@ func TestScoresDamage(t *testing.T) {
 		{"checksum", 0, func([]byte) func(v []byte) []byte {
 			return func(v []byte) []byte { v[len(v)/2] ^= 1; return v }
 		}, ErrCorrupt, "league x match x/0: not a valid arena database: the stored row of match 0 game 1 deal 2 attempt 0 fails its checksum"},
-		{"binary-choice", 0, reseal(func(_, data []byte) []byte {
-			// every choice bit set: some decision is out of range or the times do not parse
+		{"binary-actions", 0, reseal(func(_, data []byte) []byte {
+			// one action less than the deal has: the 15th byte is the number of actions
+			// (after the tag, pair, flags, four seats and eight bytes of hands, each
+			// varint of them one byte in this league)
 			out := bytes.Clone(data)
-			for i := len(out) - 1; i >= len(out)-4; i-- {
-				out[i] = 0xff
-			}
+			out[15]--
 			return out
 		}), ErrCorrupt, "league x match x/0: not a valid arena database: stored deal: binary row: "},
 		{"binary-cut", 0, reseal(func(_, data []byte) []byte { return data[:len(data)-3] }), ErrCorrupt, "stored deal: binary row: "},

@@ -337,3 +337,26 @@ func BenchmarkEncodeBinRow(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeBinRow: one binary row decoded with the rules engine (binDeal.decode), the
+// core of every reader.
+func BenchmarkDecodeBinRow(b *testing.B) {
+	recs := playMatch(b, "x/0", 1)
+	bots := []string{"a", "b"}
+	rows := make([][]byte, len(recs))
+	for i := range recs {
+		row, err := encodeBinRow(&recs[i], bots)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows[i] = row
+	}
+	rs := recs[0].Rules
+	var bd binDeal
+	for i := 0; b.Loop(); i++ {
+		if err := bd.decode(rows[i%len(rows)], &rs, len(bots)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "deals/s")
+}
