@@ -46,3 +46,27 @@ func (s *pipes) openFIFOs(dir string, uid, gid int) (in, out string, err error) 
 	}
 	return in, out, nil
 }
+
+// openReady makes the FIFO ready in dir, owned by uid (-1: as it is), on which the shell in
+// a bot's sandbox writes a byte once the sandbox is built (see awaitSandbox), and opens it for
+// reading, with a writer of our own so that a read waits for the shell's byte instead of
+// finding the end of the file.
+func openReady(dir string, uid, gid int) (path string, r, w *os.File, err error) {
+	path = filepath.Join(dir, "ready")
+	if err := unix.Mkfifo(path, 0o600); err != nil {
+		return "", nil, nil, os.NewSyscallError("mkfifo", err)
+	}
+	if uid >= 0 {
+		if err := os.Chown(path, uid, gid); err != nil {
+			return "", nil, nil, err
+		}
+	}
+	if r, err = os.OpenFile(path, os.O_RDONLY|unix.O_NONBLOCK, 0); err != nil {
+		return "", nil, nil, err
+	}
+	if w, err = os.OpenFile(path, os.O_WRONLY|unix.O_NONBLOCK, 0); err != nil {
+		r.Close()
+		return "", nil, nil, err
+	}
+	return path, r, w, nil
+}

@@ -42,6 +42,7 @@ type Proc struct {
 	cg         *botCgroup
 	tmpDir     string
 	fifoDir    string // a sandboxed bot's stdin and stdout FIFOs
+	ready      sandboxReady
 	scratchDir string // a sandboxed bot's own directory in Sandbox.Scratch, kept after Stop
 	memMax     int64
 
@@ -74,11 +75,12 @@ func (p *Proc) spawn(f func()) {
 
 // Start starts the bot program of spec in its own process group (and cgroup where the machine
 // allows it; see Limits) with its stdin, stdout and stderr on pipes of its own. It returns as
-// soon as the program runs: it does not wait for any output. A program that cannot be started
+// soon as the program runs (a sandboxed one: once its sandbox is built, which Start tries
+// sandboxTries times); it does not wait for any output. A program that cannot be started
 // gives a *Fault of kind StartFailed whose Err is the exec error (fs.ErrNotExist for a
 // missing program, fs.ErrPermission for one that is not executable, syscall.ENOEXEC for one
 // in an unknown format). Trouble on the arena's side (no pipes, no temporary directory, a
-// stderr file or a cgroup that cannot be made) is returned as a plain error, not a *Fault:
+// stderr file or a cgroup that cannot be made, a sandbox that cannot be built) is returned as a plain error, not a *Fault:
 // it is not the bot's fault, and a bot is never run without the limits its Spec asks for
 // where the machine has them.
 //
@@ -86,6 +88,19 @@ func (p *Proc) spawn(f func()) {
 // once; the Proc must still be stopped. log receives a debug line at start and at stop, and
 // warnings about limits that could not be applied; use zerolog.Nop() for none.
 func Start(ctx context.Context, spec Spec, log zerolog.Logger) (*Proc, error) {
+	for try := 1; ; try++ {
+		p, err := startOnce(ctx, spec, log)
+		var build *sandboxBuildError
+		if !errors.As(err, &build) || try == sandboxTries || ctx.Err() != nil {
+			return p, err
+		}
+		log.Debug().Str("bot", spec.Name).Int("try", try).Str("bwrap", build.stderr).Msg("botproc: the sandbox could not be built; trying again")
+		time.Sleep(time.Duration(try) * 10 * time.Millisecond)
+	}
+}
+
+// startOnce is one try of Start.
+func startOnce(ctx context.Context, spec Spec, log zerolog.Logger) (*Proc, error) {
 	p := &Proc{
 		name:      spec.Name,
 		log:       log.With().Str("bot", spec.Name).Logger(),
@@ -106,6 +121,11 @@ func Start(ctx context.Context, spec Spec, log zerolog.Logger) (*Proc, error) {
 	}
 	return p, nil
 }
+
+// sandboxTries is how often Start tries to build a bot's sandbox: bwrap fails to when
+// another process replaces a file the sandbox shows while bwrap mounts it (see
+// sandboxBuildError), and a new try lists the files again.
+const sandboxTries = 4
 
 // tempPrefix starts the names of the working directories Start makes: "botproc-PID-…".
 const tempPrefix = "botproc-"
@@ -208,6 +228,9 @@ func (p *Proc) start(spec Spec) error {
 			return arenaError{err}
 		}
 	}
+	if err := p.awaitSandbox(); err != nil {
+		return arenaError{err}
+	}
 	ev := p.log.Debug().Int("pid", p.pid).Strs("argv", spec.Argv).Str("dir", dir)
 	if p.scratchDir != "" {
 		ev = ev.Str("scratch", p.scratchDir)
@@ -227,6 +250,7 @@ func (p *Proc) abandon() {
 		return
 	}
 	p.pipes.closeAll()
+	p.ready.close()
 	for _, f := range []*os.File{p.stderr, p.errFile} {
 		if f != nil {
 			f.Close()

@@ -101,7 +101,11 @@ func (p *Proc) sandboxCmd(spec Spec, dir string, env []string) (*exec.Cmd, []*os
 	if err != nil {
 		return nil, nil, arenaError{fmt.Errorf("the bot's stdin and stdout: %w", err)}
 	}
-	plan, err := sb.plan(spec, dir, prog, env, procPaths{fifoDir: p.fifoDir, in: in, out: out, scratch: p.scratchDir}, asArenaUser)
+	var ready string
+	if ready, p.ready.r, p.ready.w, err = openReady(p.fifoDir, uid, gid); err != nil {
+		return nil, nil, arenaError{fmt.Errorf("the sandbox's ready FIFO: %w", err)}
+	}
+	plan, err := sb.plan(spec, dir, prog, env, procPaths{fifoDir: p.fifoDir, in: in, out: out, ready: ready, scratch: p.scratchDir}, asArenaUser)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -112,6 +116,69 @@ func (p *Proc) sandboxCmd(spec Spec, dir string, env []string) (*exec.Cmd, []*os
 	cmd := exec.CommandContext(p.ctx, sb.bwrap, plan.bwrapArgs()...)
 	cmd.Dir, cmd.Env, cmd.ExtraFiles = "/", []string{}, files
 	return cmd, files, nil
+}
+
+// sandboxReady is a sandboxed bot's FIFO ready (see openReady) until Start has read it.
+type sandboxReady struct{ r, w *os.File }
+
+// close closes both ends; a closed sandboxReady does nothing.
+func (s *sandboxReady) close() {
+	for _, f := range []*os.File{s.r, s.w} {
+		if f != nil {
+			f.Close()
+		}
+	}
+	s.r, s.w = nil, nil
+}
+
+// pending reads what the FIFO holds into b without waiting, as a read after the deadline
+// would not: a deadline in the past fails a read before it looks.
+func (s *sandboxReady) pending(b []byte) int {
+	n := 0
+	if rc, err := s.r.SyscallConn(); err == nil {
+		_ = rc.Control(func(fd uintptr) { n, _ = unix.Read(int(fd), b) })
+	}
+	return max(n, 0)
+}
+
+// sandboxBuildWait bounds awaitSandbox's wait.
+const sandboxBuildWait = 30 * time.Second
+
+// awaitSandbox waits until the shell in a sandboxed bot's sandbox has said (a byte on the
+// FIFO ready) that the sandbox is built, and returns a *sandboxBuildError if the process ended
+// first. No program of the bot's runs before that byte, so the bot cannot fake a failure. A
+// wait that ends otherwise (the context, or sandboxBuildWait on a machine that slow) is left
+// to the handshake, as without the FIFO. Without a sandbox it does nothing.
+func (p *Proc) awaitSandbox() error {
+	if p.ready.r == nil {
+		return nil
+	}
+	defer p.ready.close()
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // a read waits in the netpoller: the exit or the context ends it
+		select {
+		case <-p.exited:
+		case <-p.ctx.Done():
+		case <-stop:
+			return
+		}
+		_ = p.ready.r.SetReadDeadline(time.Now())
+	}()
+	_ = p.ready.r.SetReadDeadline(time.Now().Add(sandboxBuildWait))
+	var b [1]byte
+	n, _ := p.ready.r.Read(b[:])
+	if n == 0 && p.exitedFlag.Load() {
+		n = p.ready.pending(b[:]) // the byte of a bot that ended at once
+	}
+	if n == 1 || !p.exitedFlag.Load() {
+		return nil
+	}
+	select { // bwrap's message, complete once its processes are gone
+	case <-p.drainDone:
+	case <-time.After(time.Second):
+	}
+	return &sandboxBuildError{stderr: p.errBuf.String(), status: p.exitInfo.String()}
 }
 
 // cpuNow returns the bot's CPU time so far: from the cgroup's cpu.stat (all its processes,

@@ -1,6 +1,7 @@
 package botproc
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -91,4 +92,15 @@ func ResolveProgram(argv0, dir string) (string, error) {
 		return "", &os.PathError{Op: "exec", Path: argv0, Err: os.ErrPermission}
 	}
 	return filepath.Abs(argv0)
+}
+
+// sandboxBuildError says that a bot's sandbox could not be built: bwrap ended before the
+// sandbox ran anything of the bot's, as when a file it shows is replaced while bwrap mounts
+// it. It is the arena's trouble, not the bot's, and Start tries again.
+type sandboxBuildError struct {
+	stderr, status string // what bwrap wrote, and how it ended
+}
+
+func (e *sandboxBuildError) Error() string {
+	return fmt.Sprintf("the sandbox could not be built (bwrap: %s): %s", e.status, strings.TrimSpace(e.stderr))
 }

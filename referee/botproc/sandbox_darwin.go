@@ -33,3 +33,11 @@ func SandboxDescription() string { return "no sandbox: " + errNoSandbox.Error() 
 func (p *Proc) sandboxCmd(Spec, string, []string) (*exec.Cmd, []*os.File, error) {
 	return nil, nil, arenaError{errNoSandbox}
 }
+
+// sandboxReady is nothing on macOS: there is no sandbox to wait for.
+type sandboxReady struct{}
+
+func (*sandboxReady) close() {}
+
+// awaitSandbox does nothing on macOS.
+func (*Proc) awaitSandbox() error { return nil }

@@ -214,12 +214,13 @@ func closeFiles(fs []*os.File) {
 
 // procPaths are the host paths of one bot process that its sandbox shows: its stdin and
 // stdout, FIFOs in fifoDir, which the sandbox shows at the same place and opens for the bot
-// before its program runs; and its own directory in the scratch directory, which the sandbox
-// shows at Sandbox.Scratch. The zero value (for checks and the probe): bwrap's own stdin and
-// stdout, and nothing at Sandbox.Scratch.
+// before its program runs, once it has written a byte to the FIFO ready (see awaitSandbox);
+// and its own directory in the scratch directory, which the sandbox shows at
+// Sandbox.Scratch. The zero value (for checks and the probe): bwrap's own stdin and stdout,
+// and nothing at Sandbox.Scratch.
 type procPaths struct {
-	fifoDir, in, out string
-	scratch          string
+	fifoDir, in, out, ready string
+	scratch                 string
 }
 
 // plan builds the bwrap arguments that run the program prog (an absolute host path) with
@@ -381,8 +382,10 @@ func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, own pro
 			"--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--")
 	}
 	if own.fifoDir != "" {
-		// The shell opens the FIFOs in the sandbox, as the bot's user, and becomes the bot.
-		command = append(command, "/bin/sh", "-c", fmt.Sprintf(`exec "$0" "$@" <%s >%s`, quoteWord(own.in), quoteWord(own.out)))
+		// The shell says the sandbox is built, opens the FIFOs in it, as the bot's user, and
+		// becomes the bot.
+		command = append(command, "/bin/sh", "-c", fmt.Sprintf(`printf . >%s && exec "$0" "$@" <%s >%s`,
+			quoteWord(own.ready), quoteWord(own.in), quoteWord(own.out)))
 	}
 	command = append(command, prog)
 	command = append(command, spec.Argv[1:]...)
