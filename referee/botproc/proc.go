@@ -80,9 +80,9 @@ func (p *Proc) spawn(f func()) {
 // gives a *Fault of kind StartFailed whose Err is the exec error (fs.ErrNotExist for a
 // missing program, fs.ErrPermission for one that is not executable, syscall.ENOEXEC for one
 // in an unknown format). Trouble on the arena's side (no pipes, no temporary directory, a
-// stderr file or a cgroup that cannot be made, a sandbox that cannot be built) is returned as a plain error, not a *Fault:
-// it is not the bot's fault, and a bot is never run without the limits its Spec asks for
-// where the machine has them.
+// stderr file or a cgroup that cannot be made, a sandbox that cannot be built) is returned
+// as a plain error, not a *Fault: it is not the bot's fault, and a bot is never run without
+// the limits its Spec asks for where the machine has them.
 //
 // If ctx (which must not be nil) is done before Stop, all the bot's processes are killed at
 // once; the Proc must still be stopped. log receives a debug line at start and at stop, and
