@@ -145,11 +145,9 @@ func (w *lineWriter) appendRow(dst, key, data []byte, b *binDeal) ([]byte, error
 		}
 		out = appendHand(out, h)
 	}
-	out = append(out, `],"actions":[`...)
+	out = append(out, `],"actions":`...)
+	open := len(out) // the first action's comma, which becomes the list's '['
 	for i := range b.n {
-		if i > 0 {
-			out = append(out, ',')
-		}
 		seat, choice := b.seatsOf[i], b.choices[i]
 		switch b.phases[i] {
 		case rules.PhaseBidding:
@@ -160,11 +158,17 @@ func (w *lineWriter) appendRow(dst, key, data []byte, b *binDeal) ([]byte, error
 		default:
 			out = cardActions[seat][choice].append(out)
 		}
-		out = timeTexts[b.wall[i]].append(out)
 		if b.cpu && wallTime(b.cpuMS[i]) != 0 {
-			out = timeTexts[b.cpuMS[i]].append(append(out, `,"cpu":`...))
+			out = timeTexts[b.wall[i]].append(out)
+			out = closedTimeTexts[b.cpuMS[i]].append(append(out, `,"cpu":`...))
+		} else {
+			out = closedTimeTexts[b.wall[i]].append(out)
 		}
-		out = append(out, '}')
+	}
+	if b.n == 0 {
+		out = append(out, '[')
+	} else {
+		out[open] = '['
 	}
 	out = appendResult(append(out, `],"result":`...), &b.deal)
 	return append(out, w.rulesJSON...), nil
@@ -206,7 +210,18 @@ var resultKeys = [4]string{`,"score":[`, `,"cards":[`, `,"roem":[`, `,"tricks":[
 
 // appendHand appends hand h as a JSON string in its notation.
 func appendHand(out []byte, h protocol.CardSet) []byte {
-	return append(appendHandText(append(out, '"'), h), '"')
+	out = append(out, '"')
+	if h == 0 {
+		return append(out, `-"`...)
+	}
+	texts := &suitTexts
+	for suit := range uint(4) {
+		if cards := uint8(h >> (8 * suit)); cards != 0 {
+			out = texts[suit][cards].append(out)
+			texts = &spacedSuitTexts
+		}
+	}
+	return append(out, '"')
 }
 
 func boolIndex(v bool) int {
@@ -217,8 +232,10 @@ func boolIndex(v bool) int {
 }
 
 // The text of the lines that comes from tables: what follows the seats for each dealer and
-// first, each action's start up to its time for each seat and bid, card or claim, and the
-// JSON of every time code's time (encoding/json's own, made once).
+// first, each action's start up to its time for each seat and bid, card or claim (after the
+// comma that ends the action before it), the JSON of every time code's time (encoding/json's
+// own, made once), alone and closing its action, and the notation of every suit's cards in a
+// hand, alone and after the space that separates it from the suit before.
 var (
 	dealerFirst = func() (t [4][2]string) {
 		for s := range t {
@@ -230,7 +247,7 @@ var (
 	cardActions = func() (t [4][32]shortText) {
 		for s := range t {
 			for c := range t[s] {
-				t[s][c] = makeShortText(`{"seat":"` + seatNames[s] + `","card":"` + cardNames[c] + `","ms":`)
+				t[s][c] = makeShortText(`,{"seat":"` + seatNames[s] + `","card":"` + cardNames[c] + `","ms":`)
 			}
 		}
 		return t
@@ -238,26 +255,34 @@ var (
 	bidActions = func() (t [4][5]shortText) {
 		for s := range t {
 			for b := range t[s] {
-				t[s][b] = makeShortText(`{"seat":"` + seatNames[s] + `","bid":"` + bidNames[b] + `","ms":`)
+				t[s][b] = makeShortText(`,{"seat":"` + seatNames[s] + `","bid":"` + bidNames[b] + `","ms":`)
 			}
 		}
 		return t
 	}()
 	claimActions = func() (t [4]string) {
 		for s := range t {
-			t[s] = `{"seat":"` + seatNames[s] + `","claim":`
+			t[s] = `,{"seat":"` + seatNames[s] + `","claim":`
 		}
 		return t
 	}()
-	timeTexts = func() (t [256]shortText) {
+	timeTexts, closedTimeTexts = func() (t, closed [256]shortText) {
 		for q := range t {
 			text, err := json.Marshal(wallTime(byte(q)))
 			if err != nil {
 				panic(err) // every time code is a finite number
 			}
-			t[q] = makeShortText(string(text))
+			t[q], closed[q] = makeShortText(string(text)), makeShortText(string(text)+"}")
 		}
-		return t
+		return t, closed
+	}()
+	suitTexts, spacedSuitTexts = func() (t, spaced [4][256]shortText) {
+		for suit := range t {
+			for cards := range t[suit] {
+				t[suit][cards], spaced[suit][cards] = makeShortText(suitCards[suit][cards]), makeShortText(" "+suitCards[suit][cards])
+			}
+		}
+		return t, spaced
 	}()
 )
 
