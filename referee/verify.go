@@ -82,8 +82,9 @@ type matchVerifier struct {
 	plays       int // games per deal set: 1 without duplicate
 	games       []GameSum
 	problems    []MatchProblem
-	firstOfGame map[int]int           // game number → index of its first record
-	setDealer   map[int]protocol.Seat // keyed records: deal set → its first dealer, as its first deal says
+	firstOfGame map[int]int                 // game number → index of its first record
+	setDealer   map[int]protocol.Seat       // keyed records: deal set → its first dealer, as its first deal says
+	seedDealer  map[[2]uint64]protocol.Seat // unkeyed records: seed and deal set → the first dealer they give
 }
 
 func (v *matchVerifier) report(i int, format string, args ...any) {
@@ -94,6 +95,7 @@ func (v *matchVerifier) report(i int, format string, args ...any) {
 func (v *matchVerifier) run() {
 	v.firstOfGame = map[int]int{}
 	v.setDealer = map[int]protocol.Seat{}
+	v.seedDealer = map[[2]uint64]protocol.Seat{}
 	want := 1 // the next game number
 	for start := 0; start < len(v.recs); {
 		end := start + 1
@@ -222,8 +224,14 @@ func (v *matchVerifier) game(start, end int, last bool) {
 // reported as such, and its dealers go unchecked until the set's first deal is known.
 func (v *matchVerifier) firstDealer(start, pair int) (protocol.Seat, bool) {
 	r := &v.recs[start]
-	if !r.Keyed {
-		return FirstDealer(nil, r.Seed, pair, v.table), true
+	if !r.Keyed { // the same for each game of the set: computed once (an HMAC)
+		k := [2]uint64{r.Seed, uint64(pair)}
+		d, ok := v.seedDealer[k]
+		if !ok {
+			d = FirstDealer(nil, r.Seed, pair, v.table)
+			v.seedDealer[k] = d
+		}
+		return d, true
 	}
 	if d, ok := v.setDealer[pair]; ok {
 		return d, true

@@ -486,7 +486,7 @@ func (b *binDeal) setActions(rec *referee.DealRecord) {
 
 // handNames returns the notation of each hand (CardSet.String), the four in one allocation.
 func handNames(hands [4]protocol.CardSet) (names [4]string) {
-	var buf [4 * 32 * 3]byte
+	var buf [4*32*3 + len(shortText{}.text)]byte // room for the last fixed-size copy
 	text, ends := buf[:0], [4]int{}
 	for i, h := range hands {
 		text = appendHandText(text, h)
@@ -500,22 +500,32 @@ func handNames(hands [4]protocol.CardSet) (names [4]string) {
 }
 
 // appendHandText appends the notation of hand h (CardSet.String): its cards in ascending
-// order separated by spaces, or "-" for none.
+// order separated by spaces, or "-" for none; each suit's cards by one copy of a fixed size
+// (suitTexts).
 func appendHandText(out []byte, h protocol.CardSet) []byte {
 	if h == 0 {
 		return append(out, '-')
 	}
-	sep := false
+	texts := &suitTexts
 	for suit := range uint(4) {
 		if cards := uint8(h >> (8 * suit)); cards != 0 {
-			if sep {
-				out = append(out, ' ')
-			}
-			out, sep = append(out, suitCards[suit][cards]...), true
+			out = texts[suit][cards].append(out)
+			texts = &spacedSuitTexts
 		}
 	}
 	return out
 }
+
+// suitTexts is suitCards as short texts, and spacedSuitTexts the same after the space that
+// separates a suit's cards from the suit's before.
+var suitTexts, spacedSuitTexts = func() (t, spaced [4][256]shortText) {
+	for suit := range t {
+		for cards := range t[suit] {
+			t[suit][cards], spaced[suit][cards] = makeShortText(suitCards[suit][cards]), makeShortText(" "+suitCards[suit][cards])
+		}
+	}
+	return t, spaced
+}()
 
 // suitCards is the notation of every set of cards of one suit, by suit and the set's bits.
 var suitCards = func() (t [4][256]string) {

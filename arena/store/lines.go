@@ -210,18 +210,7 @@ var resultKeys = [4]string{`,"score":[`, `,"cards":[`, `,"roem":[`, `,"tricks":[
 
 // appendHand appends hand h as a JSON string in its notation.
 func appendHand(out []byte, h protocol.CardSet) []byte {
-	out = append(out, '"')
-	if h == 0 {
-		return append(out, `-"`...)
-	}
-	texts := &suitTexts
-	for suit := range uint(4) {
-		if cards := uint8(h >> (8 * suit)); cards != 0 {
-			out = texts[suit][cards].append(out)
-			texts = &spacedSuitTexts
-		}
-	}
-	return append(out, '"')
+	return append(appendHandText(append(out, '"'), h), '"')
 }
 
 func boolIndex(v bool) int {
@@ -233,9 +222,8 @@ func boolIndex(v bool) int {
 
 // The text of the lines that comes from tables: what follows the seats for each dealer and
 // first, each action's start up to its time for each seat and bid, card or claim (after the
-// comma that ends the action before it), the JSON of every time code's time (encoding/json's
-// own, made once), alone and closing its action, and the notation of every suit's cards in a
-// hand, alone and after the space that separates it from the suit before.
+// comma that ends the action before it), and the JSON of every time code's time
+// (encoding/json's own, made once), alone and closing its action.
 var (
 	dealerFirst = func() (t [4][2]string) {
 		for s := range t {
@@ -275,14 +263,6 @@ var (
 			t[q], closed[q] = makeShortText(string(text)), makeShortText(string(text)+"}")
 		}
 		return t, closed
-	}()
-	suitTexts, spacedSuitTexts = func() (t, spaced [4][256]shortText) {
-		for suit := range t {
-			for cards := range t[suit] {
-				t[suit][cards], spaced[suit][cards] = makeShortText(suitCards[suit][cards]), makeShortText(" "+suitCards[suit][cards])
-			}
-		}
-		return t, spaced
 	}()
 )
 
