@@ -244,13 +244,13 @@ func (p *Proc) start(spec Spec) error {
 
 // abandon undoes a failed start.
 func (p *Proc) abandon() {
+	p.ready.close()
 	if p.cmd != nil && p.cmd.Process != nil {
 		p.stopping.Store(true)
 		_ = p.stop(0)
 		return
 	}
 	p.pipes.closeAll()
-	p.ready.close()
 	for _, f := range []*os.File{p.stderr, p.errFile} {
 		if f != nil {
 			f.Close()
