@@ -171,7 +171,8 @@ type harness struct {
 	// wrap, if set, returns the bot that plays with p (it may set p's test hooks, or watch
 	// its decisions).
 	wrap func(p *Player) bot.Bot
-	// decision, if set, is the time of a decision.
+	// decision, if set, is the time of a decision; the grace is then 10 s, so that a test
+	// stalled on a busy machine is not a fault (the bot does not see the grace).
 	decision time.Duration
 }
 
@@ -200,7 +201,7 @@ func match(tb testing.TB, rs rules.Ruleset, cfg Config, opp func(seed uint64) bo
 	tc := referee.DefaultTimeControl
 	tc.Decision = 10 * time.Second
 	if h.decision > 0 {
-		tc.Decision = h.decision
+		tc.Decision, tc.Grace = h.decision, 10*time.Second
 	}
 	res, err := referee.Run(context.Background(), referee.Config{Rules: rs, Games: pairs, Duplicate: true, Seed: seed, Time: tc, Records: records}, e)
 	if err != nil {

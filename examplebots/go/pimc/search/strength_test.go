@@ -133,12 +133,14 @@ func TestStrength(t *testing.T) {
 }
 
 // decisionLog gathers the PIMC bot's bid and play decisions by trick (0 for the bids):
-// how many, how many it searched (more than one choice), the worlds it valued in those,
-// and the time of all of them.
+// how many, how many it searched (more than one choice), the worlds it valued in those
+// (p.Worlds; a bid the heuristic's pass rule decides counts as searched), and the time of
+// all of them.
 type decisionLog struct {
 	mu    sync.Mutex
 	trick [16]struct {
 		n, searched, worlds, minWorlds int
+		none                           int // searched decisions that valued no world (the time ran out: the heuristic's answer)
 		worldList                      []int
 		time, maxTime                  time.Duration
 	}
@@ -175,6 +177,9 @@ func (l *decisionLog) wrap(p *Player) bot.Bot {
 				e.minWorlds = p.Worlds
 			}
 			e.searched++
+			if p.Worlds == 0 {
+				e.none++
+			}
 			e.worlds += p.Worlds
 			e.worldList = append(e.worldList, p.Worlds)
 		}
@@ -185,7 +190,7 @@ func (l *decisionLog) wrap(p *Player) bot.Bot {
 
 // table returns the log as lines of a table.
 func (l *decisionLog) table() []string {
-	out := []string{"trick  decisions  searched  worlds: mean / median / min  time: mean / max"}
+	out := []string{"trick  decisions  searched (no world)  worlds: mean / median / min  time: mean / max"}
 	for i, e := range l.trick {
 		if e.n == 0 {
 			continue
@@ -199,7 +204,7 @@ func (l *decisionLog) table() []string {
 		if i == 0 {
 			name = "bids"
 		}
-		out = append(out, fmt.Sprintf("%5s  %9d  %8d  %6.1f / %d / %d  %v / %v", name, e.n, e.searched,
+		out = append(out, fmt.Sprintf("%5s  %9d  %8d (%d)  %6.1f / %d / %d  %v / %v", name, e.n, e.searched, e.none,
 			float64(e.worlds)/float64(max(e.searched, 1)), median, e.minWorlds, (e.time/time.Duration(e.n)).Round(10*time.Microsecond), e.maxTime.Round(10*time.Microsecond)))
 	}
 	return out
