@@ -29,10 +29,10 @@ import (
 // world (Player.oracle, one world a decision): the same search with perfect information, the
 // open-card ceiling of the method; PIMC_ORACLE=play does so for the card play only,
 // PIMC_ORACLE=bid for the bids only (the other decisions value PIMC_WORLDS worlds, 50 by
-// default). PIMC_TIME gives
-// each decision that time, as the arena does, with the bot's shipped budget (unless
-// PIMC_BUDGET or PIMC_WORLDS say otherwise). The test also logs, by trick, the worlds and
-// the time of the bot's decisions (see decisionLog).
+// default). PIMC_TIME gives each decision that time, as the arena does, with the bot's
+// shipped budget (unless PIMC_BUDGET or PIMC_WORLDS say otherwise). The test also logs the
+// duplicate-pair Elo as arena match rates it, and, by trick, the worlds and the time of the
+// bot's decisions (see decisionLog).
 //
 //	PIMC_PAIRS=20 PIMC_WORLDS=50 go test -run TestStrength -v ./examplebots/go/pimc/search
 func TestStrength(t *testing.T) {
