@@ -27,7 +27,7 @@ func (p *Player) bid(rs *rules.Ruleset, s *bot.State, legal protocol.Bids, deadl
 	if len(suits) == 1 && !legal.Has(protocol.BidPass) {
 		return protocol.PlaySuit(suits[0])
 	}
-	k := newKnowledge(rs, s, protocol.NoSuit, 0)
+	k := p.newKnowledge(rs, s, protocol.NoSuit, 0)
 	if k.me < 0 || p.cfg.BidHorizon == 0 {
 		return strategy.Decide(s, bot.Decision{Kind: bot.BidKind, LegalBids: legal}).Bid
 	}

@@ -109,6 +109,11 @@ type Player struct {
 	solver  *solver.Solver
 	discard protocol.CardSet // the bot's discards as the three-player Player, this deal
 	dealID  [2]int
+	// oracle, set only by tests, returns the true layout of the hidden cards at the decision
+	// of s (k is its knowledge), or false to leave the decision to the sampled worlds: every
+	// world the bot values is then that one, so that tests can measure the search with
+	// perfect information (the open-card ceiling).
+	oracle func(s *bot.State, k *knowledge) (world, bool)
 	// Worlds counts the worlds valued at the last decision (for tests and tuning).
 	Worlds int
 }
@@ -173,7 +178,7 @@ func (p *Player) play(rs *rules.Ruleset, s *bot.State, d bot.Decision, deadline 
 	if req != nil {
 		trump, leader = req.Trump, req.Leader
 	}
-	k := newKnowledge(rs, s, trump, p.discard)
+	k := p.newKnowledge(rs, s, trump, p.discard)
 	if k.me < 0 || k.maker < 0 {
 		return strategy.Decide(s, d).Card
 	}
@@ -220,6 +225,17 @@ func (p *Player) play(rs *rules.Ruleset, s *bot.State, d bot.Decision, deadline 
 		}
 	}
 	return best
+}
+
+// newKnowledge is newKnowledge with the player's oracle, if it has one.
+func (p *Player) newKnowledge(rs *rules.Ruleset, s *bot.State, trump protocol.Suit, discard protocol.CardSet) *knowledge {
+	k := newKnowledge(rs, s, trump, discard)
+	if p.oracle != nil && k.me >= 0 {
+		if w, ok := p.oracle(s, k); ok {
+			k.oracle = &w
+		}
+	}
+	return k
 }
 
 // rootPosition returns the solver's position at decision d without the hidden hands: the

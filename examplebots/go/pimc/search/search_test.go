@@ -165,22 +165,44 @@ func randomBot(seed uint64) bot.Bot {
 	}}
 }
 
+// harness changes how match plays: a nil harness plays every pimc seat with Player.Bot and
+// gives 10 s a decision.
+type harness struct {
+	// wrap, if set, returns the bot that plays with p (it may set p's test hooks, or watch
+	// its decisions).
+	wrap func(p *Player) bot.Bot
+	// decision, if set, is the time of a decision; the grace is then 10 s, so that a test
+	// stalled on a busy machine is not a fault (the bot does not see the grace).
+	decision time.Duration
+}
+
 // match plays pairs duplicate pairs of pimc (NS, or seat N at three) against opp in process
 // and fails on any fault.
-func match(tb testing.TB, rs rules.Ruleset, cfg Config, opp func(seed uint64) bot.Bot, pairs int, seed uint64, records referee.DealConsumer) *referee.Result {
+func match(tb testing.TB, rs rules.Ruleset, cfg Config, opp func(seed uint64) bot.Bot, pairs int, seed uint64, records referee.DealConsumer, h *harness) *referee.Result {
 	tb.Helper()
+	if h == nil {
+		h = &harness{}
+	}
 	var e []referee.Entrant
 	for i := range rs.Players {
 		if i%2 == 0 || rs.Players == 3 && i == 0 {
 			c := cfg
 			c.Seed = seed + uint64(i)
-			e = append(e, referee.Entrant{Name: "pimc", Start: referee.NewInProcess(NewPlayer(c).Bot())})
+			p := NewPlayer(c)
+			b := p.Bot()
+			if h.wrap != nil {
+				b = h.wrap(p)
+			}
+			e = append(e, referee.Entrant{Name: "pimc", Start: referee.NewInProcess(b)})
 		} else {
 			e = append(e, referee.Entrant{Name: "opponent", Start: referee.NewInProcess(opp(seed + uint64(i)))})
 		}
 	}
 	tc := referee.DefaultTimeControl
 	tc.Decision = 10 * time.Second
+	if h.decision > 0 {
+		tc.Decision, tc.Grace = h.decision, 10*time.Second
+	}
 	res, err := referee.Run(context.Background(), referee.Config{Rules: rs, Games: pairs, Duplicate: true, Seed: seed, Time: tc, Records: records}, e)
 	if err != nil {
 		tb.Fatal(err)
@@ -210,7 +232,7 @@ func TestEveryPreset(t *testing.T) {
 				}
 				c := cfg
 				c.ModelOpponents = model
-				match(t, rs, c, opp, 1, 19, nil)
+				match(t, rs, c, opp, 1, 19, nil, nil)
 			})
 		}
 	}

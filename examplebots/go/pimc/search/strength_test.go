@@ -1,12 +1,15 @@
 package search
 
 import (
+	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/klaverjas-arena/arena/arena/rating"
 	"github.com/klaverjas-arena/arena/examplebots/go/heuristic/strategy"
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/protocol/bot"
@@ -22,7 +25,14 @@ import (
 // PIMC_SEED picks the deals (default 2026), PIMC_HORIZON, PIMC_BID_HORIZON, PIMC_EXACT and
 // PIMC_PASS_BELOW override the configuration, PIMC_HEURISTIC_PASS and PIMC_PASS_VALUE
 // (true or false) HeuristicPass and PassValue, PIMC_MODEL_OPPONENTS ModelOpponents, PIMC_INFER_EPS, PIMC_INFER_PARTNER_EPS and
-// PIMC_INFER_DRAWS the inference.
+// PIMC_INFER_DRAWS the inference. PIMC_ORACLE=true gives the bot the true deal as its only
+// world (Player.oracle, one world a decision): the same search with perfect information, the
+// open-card ceiling of the method; PIMC_ORACLE=play does so for the card play only,
+// PIMC_ORACLE=bid for the bids only (the other decisions value PIMC_WORLDS worlds, 50 by
+// default). PIMC_TIME gives each decision that time, as the arena does, with the bot's
+// shipped budget (unless PIMC_BUDGET or PIMC_WORLDS say otherwise). The test also logs the
+// duplicate-pair Elo as arena match rates it, and, by trick, the worlds and the time of the
+// bot's decisions (see decisionLog).
 //
 //	PIMC_PAIRS=20 PIMC_WORLDS=50 go test -run TestStrength -v ./examplebots/go/pimc/search
 func TestStrength(t *testing.T) {
@@ -36,6 +46,20 @@ func TestStrength(t *testing.T) {
 		if n, err := strconv.Atoi(os.Getenv(name)); err == nil {
 			*v = n
 		}
+	}
+	var hn harness
+	if d, err := time.ParseDuration(os.Getenv("PIMC_TIME")); err == nil {
+		hn.decision, cfg.Budget = d, DefaultConfig().Budget
+	}
+	oracleBids, oraclePlay := false, false
+	switch o := os.Getenv("PIMC_ORACLE"); o {
+	case "true":
+		oracleBids, oraclePlay, cfg.Worlds = true, true, 1
+	case "bid", "play":
+		oracleBids, oraclePlay, cfg.Worlds = o == "bid", o == "play", 50
+	case "", "false":
+	default:
+		t.Fatalf("PIMC_ORACLE=%s: want true, false, bid or play", o)
 	}
 	env("PIMC_WORLDS", &cfg.Worlds)
 	if cfg.Worlds > 0 {
@@ -68,14 +92,122 @@ func TestStrength(t *testing.T) {
 		seed = n
 	}
 	rs, _ := rules.Preset("amsterdams")
+	var log decisionLog
+	hn.wrap = func(p *Player) bot.Bot {
+		if !oracleBids && !oraclePlay {
+			return log.wrap(p)
+		}
+		p.oracle = oracleOf(t, &rs, seed, oracleBids, oraclePlay)
+		b := log.wrap(p)
+		decide := b.Decide
+		b.Decide = func(s *bot.State, d bot.Decision) bot.Answer {
+			// One world where it is the truth: more would be the same.
+			p.cfg.Worlds = cfg.Worlds
+			if d.Kind == bot.BidKind && oracleBids || d.Kind == bot.PlayKind && oraclePlay {
+				p.cfg.Worlds = 1
+			}
+			return decide(s, d)
+		}
+		return b
+	}
 	var b boards
-	res := match(t, rs, cfg, func(uint64) bot.Bot { return strategy.Bot() }, pairs, seed, &b)
+	res := match(t, rs, cfg, func(uint64) bot.Bot { return strategy.Bot() }, pairs, seed, &b, &hn)
 	a, h := res.Sides[0], res.Sides[1]
 	t.Logf("%d pairs, %d deals: pimc %d, heuristic %d: share %.1f%%; pimc made %d nat %d, heuristic made %d nat %d; pimc's slowest answer %v",
 		pairs, res.Deals, a.Points, h.Points, 100*float64(a.Points)/float64(a.Points+h.Points), a.Made, a.Nat, h.Made, h.Nat, res.Bots[0].MaxWall)
+	var st rating.Stats
+	for _, pr := range res.Pairs() {
+		if err := st.Add(rating.Result{Team1: rating.Solo(0), Team2: rating.Solo(1), Points: pr.Share, GameScore: pr.GameScore, Games: 2}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r, err := rating.Fit(&st, rating.Options{Channel: rating.Points}); err == nil {
+		t.Logf("duplicate pairs (as arena match rates them): pimc - heuristic = %+.1f Elo ± %.1f (95%%)", r.Elo[0]-r.Elo[1], r.DiffHalfWidth95(0, 1))
+	}
 	for _, c := range b.classes() {
 		t.Logf("%-40s %4d boards, pimc's lead %+6d (%+.1f a board)", c.name, c.n, c.diff, float64(c.diff)/float64(max(c.n, 1)))
 	}
+	for _, line := range log.table() {
+		t.Log(line)
+	}
+}
+
+// decisionLog gathers the PIMC bot's bid and play decisions by trick (0 for the bids):
+// how many, how many it searched (more than one choice), the worlds it valued in those
+// (p.Worlds; a bid the heuristic's pass rule decides counts as searched), and the time of
+// all of them.
+type decisionLog struct {
+	mu    sync.Mutex
+	trick [16]struct {
+		n, searched, worlds, minWorlds int
+		none                           int // searched decisions that valued no world (the time ran out: the heuristic's answer)
+		worldList                      []int
+		time, maxTime                  time.Duration
+	}
+}
+
+// wrap returns p's bot, logging its decisions in l.
+func (l *decisionLog) wrap(p *Player) bot.Bot {
+	b := p.Bot()
+	decide := b.Decide
+	b.Decide = func(s *bot.State, d bot.Decision) bot.Answer {
+		if d.Kind != bot.BidKind && d.Kind != bot.PlayKind {
+			return decide(s, d)
+		}
+		p.Worlds = 0
+		start := time.Now()
+		a := decide(s, d)
+		el := time.Since(start)
+		i := 0
+		if d.Kind == bot.PlayKind {
+			i = len(s.Tricks) + 1
+		}
+		choices := d.LegalCards.Len()
+		if d.Kind == bot.BidKind {
+			choices = len(d.LegalBids.All())
+		}
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		e := &l.trick[min(i, len(l.trick)-1)]
+		e.n++
+		e.time += el
+		e.maxTime = max(e.maxTime, el)
+		if choices > 1 {
+			if e.searched == 0 || p.Worlds < e.minWorlds {
+				e.minWorlds = p.Worlds
+			}
+			e.searched++
+			if p.Worlds == 0 {
+				e.none++
+			}
+			e.worlds += p.Worlds
+			e.worldList = append(e.worldList, p.Worlds)
+		}
+		return a
+	}
+	return b
+}
+
+// table returns the log as lines of a table.
+func (l *decisionLog) table() []string {
+	out := []string{"trick  decisions  searched (no world)  worlds: mean / median / min  time: mean / max"}
+	for i, e := range l.trick {
+		if e.n == 0 {
+			continue
+		}
+		slices.Sort(e.worldList)
+		median := 0
+		if len(e.worldList) > 0 {
+			median = e.worldList[len(e.worldList)/2]
+		}
+		name := strconv.Itoa(i)
+		if i == 0 {
+			name = "bids"
+		}
+		out = append(out, fmt.Sprintf("%5s  %9d  %8d (%d)  %6.1f / %d / %d  %v / %v", name, e.n, e.searched, e.none,
+			float64(e.worlds)/float64(max(e.searched, 1)), median, e.minWorlds, (e.time/time.Duration(e.n)).Round(10*time.Microsecond), e.maxTime.Round(10*time.Microsecond)))
+	}
+	return out
 }
 
 // boards pairs the two deals of each duplicate board (the same cards, the hands moved on one
