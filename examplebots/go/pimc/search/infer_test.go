@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -198,6 +199,68 @@ func BenchmarkWorld(b *testing.B) {
 					pos.Hands = w.hands
 					p.solver.Moves(&pos, x.side)
 				}
+			})
+		}
+	}
+}
+
+// BenchmarkEffectiveWorlds measures, on North's play decisions of heuristic-only deals (the
+// model is then exact for the opponents), how many of 50 sampled worlds carry the weight of
+// the inference at each opponent eps: the effective sample size (the square of the sum of the
+// weights over the sum of their squares), the share of the worlds in which the model plays
+// every observed card, the share of the decisions with no such world among the 50, and the
+// share of such worlds among 50 drawn by likelihood from 16 each (InferDraws 16), per phase
+// of the deal. Run with -benchtime 1x.
+func BenchmarkEffectiveWorlds(b *testing.B) {
+	byTrick := capturePlays(b, 4)
+	const n = 50
+	for _, ph := range []struct {
+		name     string
+		from, to int
+	}{{"trick2", 1, 1}, {"trick3-4", 2, 3}, {"trick5-6", 4, 5}, {"trick7-8", 6, 7}} {
+		for _, eps := range []float64{0.2, 0.05, 0.01} {
+			b.Run(ph.name+"/eps"+strconv.FormatFloat(eps, 'g', -1, 64), func(b *testing.B) {
+				rng := rand.New(rand.NewPCG(1, 2))
+				var ess, consistent float64
+				var decisions, none int
+				var drawn float64
+				p := NewPlayer(Config{InferDraws: 16, Seed: 1})
+				for range b.N {
+					for t := ph.from; t <= ph.to; t++ {
+						for _, x := range byTrick[t] {
+							rs := strategy.Ruleset(x.st.Options)
+							req := x.d.Request.(*protocol.PlayRequest)
+							k := newKnowledge(&rs, &x.st, req.Trump, 0)
+							k.observe(&x.st, eps, 0)
+							var sum, sq float64
+							before := consistent
+							for range n {
+								w := k.sample(rng)
+								l := k.likelihood(&w)
+								sum += l
+								sq += l * l
+								if l == 1 {
+									consistent++
+								}
+							}
+							for range n {
+								w, _ := p.draw(k)
+								if k.likelihood(&w) == 1 {
+									drawn++
+								}
+							}
+							if consistent == before {
+								none++
+							}
+							ess += sum * sum / sq
+							decisions++
+						}
+					}
+				}
+				b.ReportMetric(ess/float64(decisions), "ess/50")
+				b.ReportMetric(consistent/float64(decisions*n), "consistent")
+				b.ReportMetric(float64(none)/float64(decisions), "none-consistent")
+				b.ReportMetric(drawn/float64(decisions*n), "consistent-of-16")
 			})
 		}
 	}
