@@ -139,10 +139,9 @@ func TestStrength(t *testing.T) {
 type decisionLog struct {
 	mu    sync.Mutex
 	trick [16]struct {
-		n, searched, worlds, minWorlds int
-		none                           int // searched decisions that valued no world (the time ran out: the heuristic's answer)
-		worldList                      []int
-		time, maxTime                  time.Duration
+		n             int
+		worlds        []int // of each searched decision; 0: the time ran out (the heuristic's answer)
+		time, maxTime time.Duration
 	}
 }
 
@@ -173,15 +172,7 @@ func (l *decisionLog) wrap(p *Player) bot.Bot {
 		e.time += el
 		e.maxTime = max(e.maxTime, el)
 		if choices > 1 {
-			if e.searched == 0 || p.Worlds < e.minWorlds {
-				e.minWorlds = p.Worlds
-			}
-			e.searched++
-			if p.Worlds == 0 {
-				e.none++
-			}
-			e.worlds += p.Worlds
-			e.worldList = append(e.worldList, p.Worlds)
+			e.worlds = append(e.worlds, p.Worlds)
 		}
 		return a
 	}
@@ -195,17 +186,21 @@ func (l *decisionLog) table() []string {
 		if e.n == 0 {
 			continue
 		}
-		slices.Sort(e.worldList)
-		median := 0
-		if len(e.worldList) > 0 {
-			median = e.worldList[len(e.worldList)/2]
+		slices.Sort(e.worlds)
+		searched, sum, median, least := len(e.worlds), 0, 0, 0
+		for _, w := range e.worlds {
+			sum += w
 		}
+		if searched > 0 {
+			median, least = e.worlds[searched/2], e.worlds[0]
+		}
+		none, _ := slices.BinarySearch(e.worlds, 1) // the decisions that valued no world
 		name := strconv.Itoa(i)
 		if i == 0 {
 			name = "bids"
 		}
-		out = append(out, fmt.Sprintf("%5s  %9d  %8d (%d)  %6.1f / %d / %d  %v / %v", name, e.n, e.searched, e.none,
-			float64(e.worlds)/float64(max(e.searched, 1)), median, e.minWorlds, (e.time/time.Duration(e.n)).Round(10*time.Microsecond), e.maxTime.Round(10*time.Microsecond)))
+		out = append(out, fmt.Sprintf("%5s  %9d  %8d (%d)  %6.1f / %d / %d  %v / %v", name, e.n, searched, none,
+			float64(sum)/float64(max(searched, 1)), median, least, (e.time/time.Duration(e.n)).Round(10*time.Microsecond), e.maxTime.Round(10*time.Microsecond)))
 	}
 	return out
 }
