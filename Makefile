@@ -129,6 +129,7 @@ fuzz:
 	$(GO) test ./referee/rules/rulesfile -run '^$$' -fuzz '^FuzzParseTOML$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./arena -run '^$$' -fuzz '^FuzzReadLog$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./arena -run '^$$' -fuzz '^FuzzParseLeague$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./arena/store -run '^$$' -fuzz '^FuzzBinRow$$' -fuzztime $(FUZZTIME)
 
 clean:
 	rm -rf $(BIN)

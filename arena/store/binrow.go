@@ -29,7 +29,9 @@ import (
 // the difference from the previous time of the same seat (the first: of any seat), zigzag
 // and Elias gamma coded: a bot that answers about as fast each time costs 1-5 bits a time.
 // Rows of the first binary layout (binRowTag, written until the time codes came) end with one
-// byte per time instead, and are read as before.
+// byte per time instead, and are read as before. A row has one form, the one the writer
+// makes: the reader refuses a uvarint longer than it needs, the flag bit 7, claims that the
+// deal did not make and bits set after the last time code.
 //
 // The seats of the actions, the bids' and cards' names and the whole result come from
 // replaying the actions with the engine. Times come back quantised, within 3.5% (below 1 µs:
@@ -50,6 +52,7 @@ const (
 	flagFirst  = 1 << 4
 	flagMirror = 1 << 5
 	flagCPU    = 1 << 6
+	flagUnused = 1 << 7 // always 0
 )
 
 // errNotBinary says a deal needs a JSON row.
@@ -309,6 +312,9 @@ func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 	fail := func(what string) error { return fmt.Errorf("%w: stored deal: binary row: %s", ErrCorrupt, what) }
 	r := byteReader{data: data[1:]}
 	pair, flags := r.uvarint(), r.byte()
+	if flags&flagUnused != 0 {
+		return fail("a flag no writer sets")
+	}
 	b.pair, b.rotation = int(pair), int(flags&3)
 	b.first, b.mirror, b.cpu = flags&flagFirst != 0, flags&flagMirror != 0, flags&flagCPU != 0
 	b.dealer = protocol.Seat(flags >> 2 & 3)
@@ -405,6 +411,9 @@ func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 	}
 	if d.Phase() != rules.PhaseDone || i != b.n {
 		return fail("the deal does not end with its last action")
+	}
+	if usedClaims != nClaims {
+		return fail("more claims stored than the deal made")
 	}
 	if timeBytes > 0 {
 		copy(b.wall[:n], r.data[len(r.data)-timeBytes:])
@@ -712,9 +721,11 @@ func (r *byteReader) byte() byte {
 	return r.data[r.pos-1]
 }
 
+// uvarint reads a uvarint as binary.AppendUvarint writes it: a longer encoding of the same
+// value (a last byte of 0) is refused, so that a row has one form.
 func (r *byteReader) uvarint() uint64 {
 	v, n := binary.Uvarint(r.data[min(r.pos, len(r.data)):])
-	if n <= 0 {
+	if n <= 0 || n > 1 && r.data[r.pos+n-1] == 0 {
 		r.err = true
 		return 0
 	}

@@ -1,7 +1,10 @@
 package store
 
 import (
+	"encoding/binary"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -149,6 +152,72 @@ func TestBinRowPadding(t *testing.T) {
 	t.Logf("%d rows with a bit set after the last time code refused", refused)
 }
 
+// TestBinRowOneForm: a binary row is read only in the form its writer makes. The same deal
+// with a uvarint written longer (the pair, a seat, the actions' count or a claim), the flag
+// bit 7 set, or a claim stored that the deal did not make is refused.
+func TestBinRowOneForm(t *testing.T) {
+	claimed := rules.Default()
+	if err := claimed.Set("roem_claiming", "claim_required"); err != nil {
+		t.Fatal(err)
+	}
+	bots := []string{"a", "b"}
+	checked := 0
+	for _, rec := range playMatchRules(t, "m", 5, claimed) {
+		row, err := encodeBinRow(&rec, bots)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// the header's fields: tag, pair, flags, 4 seats, 8 bytes of hands, actions, claims,
+		// each claim; at[f] is where field f starts
+		var at []int
+		pos := 1
+		uvarint := func() uint64 {
+			at = append(at, pos)
+			v, n := binary.Uvarint(row[pos:])
+			pos += n
+			return v
+		}
+		uvarint()
+		at, pos = append(at, pos), pos+1 // flags
+		for range 4 {
+			uvarint()
+		}
+		pos += 8
+		uvarint()
+		claims := uvarint()
+		for range claims {
+			uvarint()
+		}
+		refused := func(what string, bad []byte) {
+			t.Helper()
+			back := referee.DealRecord{V: rec.V, Rules: rec.Rules}
+			if err := decodeStoredRow(dealKey(0, &rec), bad, &back, bots, new(binDeal), true); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("game %d deal %d: %s: read (%v)", rec.Game, rec.Deal, what, err)
+			}
+		}
+		for f, p := range at {
+			if f == 1 {
+				bad := slices.Clone(row)
+				bad[p] |= 0x80
+				refused("flag bit 7 set", bad)
+				continue
+			}
+			bad := slices.Insert(slices.Clone(row), p+1, 0) // the field's one byte as two
+			bad[p] |= 0x80
+			refused(fmt.Sprintf("header field %d in a byte more", f), bad)
+		}
+		if claims > 0 {
+			bad := slices.Insert(slices.Clone(row), pos, 0) // one more claim, of 0
+			bad[at[len(at)-int(claims)-1]]++
+			refused("a claim more than the deal made", bad)
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Error("no deal made a claim: the claims went unchecked")
+	}
+}
+
 // TestBinRowFirstLayout: rows of the first binary layout (one byte per time at the end, as
 // written before the time codes; testdata/binrow-v1.hex holds the rows that layout's encoder
 // made of these deals, CPU times half the wall times) still read back as the same deals.
@@ -189,33 +258,50 @@ func TestBinRowFirstLayout(t *testing.T) {
 }
 
 // TestTimeCodes: every sequence of time bytes, whatever the seats, reads back as written,
-// and steady times cost less than a byte each.
+// alone or followed by a second one (the CPU times after the wall times), and steady times
+// cost less than a byte each.
 func TestTimeCodes(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for trial := range 2000 {
+	for trial := range 3000 {
 		n := 1 + r.IntN(64)
-		times, seats := make([]byte, n), make([]byte, n)
-		for i := range times {
+		seats := make([]byte, n)
+		for i := range seats {
 			seats[i] = byte(r.IntN(4))
-			switch trial % 3 {
-			case 0:
-				times[i] = byte(r.IntN(256))
-			case 1:
-				times[i] = byte([]int{0, 255}[r.IntN(2)])
-			default:
-				times[i] = byte(100 + r.IntN(5))
+		}
+		streams := [][]byte{make([]byte, n), make([]byte, n)}
+		for s, times := range streams {
+			for i := range times {
+				switch (trial + s) % 3 {
+				case 0:
+					times[i] = byte(r.IntN(256))
+				case 1:
+					times[i] = byte([]int{0, 255}[r.IntN(2)])
+				default:
+					times[i] = byte(100 + r.IntN(5))
+				}
 			}
 		}
+		if trial%2 == 0 {
+			streams = streams[:1]
+		}
 		var w bitWriter
-		appendTimes(&w, times, seats)
+		for _, times := range streams {
+			appendTimes(&w, times, seats)
+		}
+		written := 8*uint(len(w.out)) + w.nacc
 		row := w.bytes()
-		if trial%3 == 2 && len(row) > (7*(n-1)+17+7)/8 { // a difference within ±4: at most 7 bits
+		if trial%3 == 2 && len(streams) == 1 && len(row) > (7*(n-1)+17+7)/8 { // a difference within ±4: at most 7 bits
 			t.Errorf("trial %d: %d steady times took %d bytes", trial, n, len(row))
 		}
-		back := make([]byte, n)
 		br := bitReader{data: row}
-		if !readTimes(&br, back, seats) || !slices.Equal(back, times) {
-			t.Fatalf("trial %d: wrote %v, read %v", trial, times, back)
+		for s, times := range streams {
+			back := make([]byte, n)
+			if !readTimes(&br, back, seats) || !slices.Equal(back, times) {
+				t.Fatalf("trial %d stream %d: wrote %v, read %v", trial, s, times, back)
+			}
+		}
+		if br.consumed() != written {
+			t.Fatalf("trial %d: read %d bits of %d", trial, br.consumed(), written)
 		}
 	}
 }
