@@ -130,6 +130,7 @@ fuzz:
 	$(GO) test ./arena -run '^$$' -fuzz '^FuzzReadLog$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./arena -run '^$$' -fuzz '^FuzzParseLeague$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./arena/store -run '^$$' -fuzz '^FuzzBinRow$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./arena/store -run '^$$' -fuzz '^FuzzUnmarshalMatch$$' -fuzztime $(FUZZTIME)
 
 clean:
 	rm -rf $(BIN)

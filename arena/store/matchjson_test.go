@@ -97,3 +97,25 @@ func TestUnmarshalMatch(t *testing.T) {
 	}
 	t.Logf("%d of 20,000 records read by hand", fast)
 }
+
+// FuzzUnmarshalMatch: whatever the bytes, unmarshalMatch finds what json.Unmarshal finds
+// (the same error or none, the same match). Seeds: random matches as json.Marshal writes them.
+func FuzzUnmarshalMatch(f *testing.F) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for range 20 {
+		m := randomMatch(r)
+		data, err := json.Marshal(&m)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var want, got Match
+		werr := json.Unmarshal(data, &want)
+		gerr := unmarshalMatch(data, &got)
+		if (werr == nil) != (gerr == nil) || werr == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q\njson.Unmarshal %+v (%v)\nunmarshalMatch %+v (%v)", data, want, werr, got, gerr)
+		}
+	})
+}
