@@ -210,3 +210,20 @@ func TestAppendRepeatedTimes(t *testing.T) {
 		same(t, &e, &rec, "a record of repeated times")
 	}
 }
+
+// FuzzAppendAsMarshal: a played deal with any text as its match id, a bot's name and a
+// fault's detail, and any number as a time, encodes as json.Marshal encodes it.
+func FuzzAppendAsMarshal(f *testing.F) {
+	recs := matchRecords(f, rules.Default(), 4)
+	f.Add("m/1", "bot <a&b>\u2028", "\xff\x00\"\\", 1.07, 0.0)
+	f.Add("", "é", "\t", 1e21, -1e-7)
+	f.Fuzz(func(t *testing.T, id, name, detail string, ms, cpu float64) {
+		rec := recs[len(id)%len(recs)]
+		rec.Actions = append([]referee.Action(nil), rec.Actions...)
+		rec.Match, rec.Seats[1] = id, name
+		rec.Actions[0].MS, rec.Actions[len(rec.Actions)-1].CPUMS = ms, cpu
+		rec.Faults = []referee.FaultRecord{{Seat: "E", Bot: name, Kind: referee.FaultCrash, Detail: detail, Stderr: name}}
+		var e Encoder
+		same(t, &e, &rec, "a fuzzed record")
+	})
+}
