@@ -41,7 +41,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}()
 	app := newApp(stdout, stderr)
-	err := app.RunContext(ctx, flagsFirst(app, args))
+	args, problems := badFlagValues(app, flagsFirst(app, args))
+	app.Metadata = map[string]any{flagProblemsKey: problems}
+	if len(problems) > 0 && !slices.Contains(collectsFlagProblems, args[1]) { // (problems: args[1] is a command)
+		cmd := app.Command(args[1])
+		// runs once the rest of the flags are read: the refused values stop the command
+		cmd.Before = func(*cli.Context) error { return flagProblemsError(cmd.Name, problems) }
+	}
+	err := app.RunContext(ctx, args)
 	var sig interrupted
 	if errors.As(context.Cause(ctx), &sig) {
 		if err != nil {
@@ -84,6 +91,31 @@ func withPrefix(msg string) string {
 		return msg
 	}
 	return "arena: " + msg
+}
+
+// collectsFlagProblems is the commands that report the flag values their flags refused (see
+// badFlagValues) with every other problem of their command line; for any other command the
+// arena reports those values and stops.
+var collectsFlagProblems = []string{"match", "play"}
+
+// flagProblemsKey is the key of the app's Metadata that holds those values' problems.
+const flagProblemsKey = "flag problems"
+
+// flagProblems returns the problems of the flag values that badFlagValues took out.
+func flagProblems(c *cli.Context) []string {
+	problems, _ := c.App.Metadata[flagProblemsKey].([]string)
+	return problems
+}
+
+// flagProblemsError is the usage error of command cmd for these refused flag values, a
+// line each.
+func flagProblemsError(cmd string, problems []string) error {
+	lines := make([]string, len(problems))
+	for i, p := range problems {
+		lines[i] = fmt.Sprintf("arena %s: %s", cmd, p)
+	}
+	lines[len(lines)-1] += fmt.Sprintf(" (arena %s --help)", cmd)
+	return usageError{strings.Join(lines, "\n")}
 }
 
 // usageError is a mistake in the command line: the arena prints it in one line that starts
@@ -145,32 +177,46 @@ func newApp(out, errOut io.Writer) *cli.App {
 }
 
 // suggestCommand returns `; did you mean "match"?` for a mistyped command, or "" when no
-// command is alike (Jaro-Winkler similarity, as urfave/cli's own suggestions, of at least
-// 0.8).
+// command is alike (see suggest).
 func suggestCommand(app *cli.App, name string) string {
-	best, score := "", 0.8
+	var names []string
 	for _, c := range app.VisibleCommands() {
-		if s := smetrics.JaroWinkler(name, c.Name, 0.7, 4); s >= score {
-			best, score = c.Name, s
+		names = append(names, c.Name)
+	}
+	if best := suggest(name, names); best != "" {
+		return fmt.Sprintf("; did you mean %q?", best)
+	}
+	return ""
+}
+
+// suggest returns the one of names most like name (Jaro-Winkler similarity, as urfave/cli's
+// own suggestions, of at least 0.8), or "" when none is.
+func suggest(name string, names []string) string {
+	best, score := "", 0.8
+	for _, n := range names {
+		if s := smetrics.JaroWinkler(name, n, 0.7, 4); s >= score {
+			best, score = n, s
 		}
 	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf("; did you mean %q?", best)
+	return best
 }
 
 // onUsageError turns a flag the command line got wrong into one line saying what is wrong
 // and what to do, instead of urfave/cli's whole help.
 func onUsageError(c *cli.Context, err error, _ bool) error {
 	cmd, flags := "arena", c.App.Flags
-	if c.Command != nil && c.Command.Name != "" {
+	if c.Command != nil && c.Command.Name != "" && c.Command.Name != c.App.Name {
 		cmd, flags = "arena "+c.Command.Name, c.Command.Flags
 	}
 	if errors.Is(err, flag.ErrHelp) {
 		return err
 	}
-	return usageError{fmt.Sprintf("%s: %s (%s --help)", cmd, describeFlagError(err.Error(), flags), cmd)}
+	var lines []string
+	for _, p := range flagProblems(c) { // the refused values before the flag package's stop
+		lines = append(lines, fmt.Sprintf("%s: %s", cmd, p))
+	}
+	lines = append(lines, fmt.Sprintf("%s: %s (%s --help)", cmd, describeFlagError(err.Error(), flags), cmd))
+	return usageError{strings.Join(lines, "\n")}
 }
 
 // describeFlagError rewrites a flag package error in words: `flag provided but not

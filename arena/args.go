@@ -1,6 +1,9 @@
 package main
 
 import (
+	"flag"
+	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -54,4 +57,74 @@ func flagsFirst(app *cli.App, args []string) []string {
 		out = append(append(out, "--"), positional...)
 	}
 	return out
+}
+
+// badFlagValues takes out of args (as flagsFirst leaves them) every flag whose value its
+// flag refuses (a duration without its unit, a number that is not one, a boolean that is
+// neither true nor false) and returns the rest, and each refused one in words (see
+// describeFlagError). The flag package would stop at the first; without them the command
+// reads the rest, its defaults in their place, and can report every problem at once.
+func badFlagValues(app *cli.App, args []string) (rest, problems []string) {
+	if len(args) < 3 {
+		return args, nil
+	}
+	cmd := app.Command(args[1])
+	if cmd == nil {
+		return args, nil
+	}
+	byName := map[string]cli.Flag{}
+	for _, f := range cmd.Flags {
+		for _, name := range f.Names() {
+			byName[name] = f
+		}
+	}
+	rest = args[:2:2]
+	for i := 2; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			return append(rest, args[i:]...), problems
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f := byName[name]
+		_, isBool := f.(*cli.BoolFlag)
+		switch {
+		case f == nil || isBool && !hasValue:
+			rest = append(rest, a) // unknown flags are the flag package's to report
+			continue
+		case !hasValue && i+1 < len(args):
+			i++
+			value = args[i]
+		case !hasValue:
+			return append(rest, a), problems // a value is missing: the flag package says so
+		}
+		if err := trySet(f, name, value); err != nil {
+			msg := fmt.Sprintf("invalid value %q for flag -%s: %v", value, name, err)
+			if isBool {
+				msg = fmt.Sprintf("invalid boolean value %q for -%s: %v", value, name, err)
+			}
+			problems = append(problems, describeFlagError(msg, cmd.Flags))
+			continue
+		}
+		rest = append(rest, args[i-btoi(!hasValue):i+1]...)
+	}
+	return rest, problems
+}
+
+// trySet sets flag f (one of its names, name) to value in a flag set of its own, as the
+// command's parse would, and returns the flag's refusal.
+func trySet(f cli.Flag, name, value string) error {
+	set := flag.NewFlagSet(name, flag.ContinueOnError)
+	set.SetOutput(io.Discard)
+	if err := f.Apply(set); err != nil {
+		return nil // a flag that cannot be tried is left to the command's parse
+	}
+	return set.Set(name, value)
+}
+
+// btoi is 1 for true, 0 for false.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

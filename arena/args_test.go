@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -32,5 +33,62 @@ func TestFlagsFirst_MissingValue(t *testing.T) {
 	err := app.Run(flagsFirst(app, strings.Fields("arena match /bin/cat /bin/cat --games")))
 	if err == nil || err.Error() != "arena match: --games needs a value (arena match --help)" {
 		t.Errorf("err = %v, want --games needs a value", err)
+	}
+}
+
+// TestBadFlagValues: the flag values that their flags refuse are taken out, each described,
+// and the rest of the command line is left as it was.
+func TestBadFlagValues(t *testing.T) {
+	app := newApp(io.Discard, io.Discard)
+	for _, c := range []struct{ in, rest, problems string }{
+		{"arena match --games 4 --time 250ms --duplicate=false -- A B", "arena match --games 4 --time 250ms --duplicate=false -- A B", ""},
+		{"arena match --games x --time=5x --json --grace 1q -- A B", "arena match --json -- A B",
+			"--games x: want a whole number|--time 5x: a duration needs its unit, such as 500ms, 2s or 1m30s|--grace 1q: a duration needs its unit, such as 500ms, 2s or 1m30s"},
+		{"arena match --duplicate=maybe --nosuch --seed -1", "arena match --nosuch", "--duplicate=maybe: want true or false|--seed -1: want a whole number, 0 or more"},
+		{"arena match --time", "arena match --time", ""},
+		{"arena nosuch --time 5x", "arena nosuch --time 5x", ""},
+		{"arena", "arena", ""},
+	} {
+		rest, problems := badFlagValues(app, strings.Fields(c.in))
+		if got := strings.Join(rest, " "); got != c.rest {
+			t.Errorf("%s: rest %s, want %s", c.in, got, c.rest)
+		}
+		if got := strings.Join(problems, "|"); got != c.problems {
+			t.Errorf("%s: problems %s, want %s", c.in, got, c.problems)
+		}
+	}
+}
+
+// TestEveryProblemAtOnce: a command line with refused flag values gets them all reported
+// with exit status 2, by arena match together with the other problems of its command line,
+// by any other command together with an unknown flag, and runs nothing.
+func TestEveryProblemAtOnce(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string // stderr's lines
+	}{
+		{[]string{"match", "/no/bot", "/no/bot", "--games", "x", "--time", "5x", "--preset", "amsterdam"}, []string{
+			"arena: --games x: want a whole number",
+			"--time 5x: a duration needs its unit, such as 500ms, 2s or 1m30s",
+			`--preset amsterdam: no such preset; did you mean "amsterdams"?`,
+			`bot "bot": program /no/bot: stat /no/bot: no such file or directory`}},
+		{[]string{"check", "--time", "3", "--startup", "4", "/bin/true"}, []string{
+			"arena check: --time 3: a duration needs its unit, such as 500ms, 2s or 1m30s",
+			"arena check: --startup 4: a duration needs its unit, such as 500ms, 2s or 1m30s (arena check --help)"}},
+		{[]string{"check", "--time", "3", "--bogus", "/bin/true"}, []string{
+			"arena check: --time 3: a duration needs its unit, such as 500ms, 2s or 1m30s",
+			"arena check: no flag --bogus; did you mean --bots? (arena check --help)"}},
+	} {
+		cliMu.Lock()
+		var out, errOut strings.Builder
+		status := run(append([]string{"arena"}, c.args...), &out, &errOut)
+		cliMu.Unlock()
+		got := strings.Split(strings.TrimSuffix(errOut.String(), "\n"), "\n")
+		if status != exitUsage || !slices.EqualFunc(got, c.want, func(g, w string) bool { return strings.HasPrefix(g, w) }) {
+			t.Errorf("%q: status %d, stderr\n%s\nwant status %d and\n%s", c.args, status, errOut.String(), exitUsage, strings.Join(c.want, "\n"))
+		}
+		if out.Len() > 0 {
+			t.Errorf("%q: wrote %q", c.args, out.String())
+		}
 	}
 }

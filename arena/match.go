@@ -68,7 +68,9 @@ func runMatch(c *cli.Context) error {
 		return err
 	}
 	plan, err := matchConfigFromFlags(c).validate(cwd)
-	if err != nil {
+	if err != nil && len(flagProblems(c)) > 0 {
+		return usageError{err.Error()} // a refused flag value is a usage error
+	} else if err != nil {
 		return err
 	}
 	return plan.run(c.Context, c.App.Writer, c.App.ErrWriter)

@@ -39,6 +39,9 @@ type matchConfig struct {
 	Quiet       bool
 	Verbose     bool
 	Concurrency int // duplicate pairs played at once
+	// FlagProblems is the flag values that their flags refused (badFlagValues), the flags
+	// then at their defaults.
+	FlagProblems []string
 }
 
 // matchConfigFromFlags reads arena match's flags and arguments; it checks nothing.
@@ -56,17 +59,18 @@ func matchConfigFromFlags(c *cli.Context) matchConfig {
 		DealsFile: c.String("deals"),
 		Time: referee.TimeControl{Startup: c.Duration("startup"), Decision: c.Duration("time"), Grace: c.Duration("grace"),
 			Bank: c.Duration("bank"), Increment: c.Duration("increment")},
-		MaxFaults:   c.Int("max-faults"),
-		LogFile:     c.String("log"),
-		TraceFile:   c.String("trace"),
-		TraceDir:    c.String(traceDirFlag),
-		JSON:        c.Bool("json"),
-		SPRT:        c.String("sprt"),
-		Affinity:    c.String("affinity"),
-		Sandbox:     c.String("sandbox"),
-		Quiet:       c.Bool("quiet"),
-		Verbose:     c.Bool("verbose"),
-		Concurrency: c.Int("concurrency"),
+		MaxFaults:    c.Int("max-faults"),
+		LogFile:      c.String("log"),
+		TraceFile:    c.String("trace"),
+		TraceDir:     c.String(traceDirFlag),
+		JSON:         c.Bool("json"),
+		SPRT:         c.String("sprt"),
+		Affinity:     c.String("affinity"),
+		Sandbox:      c.String("sandbox"),
+		Quiet:        c.Bool("quiet"),
+		Verbose:      c.Bool("verbose"),
+		Concurrency:  c.Int("concurrency"),
+		FlagProblems: flagProblems(c),
 	}
 }
 
@@ -96,12 +100,15 @@ func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
 			errs = append(errs, err)
 		}
 	}
+	for _, p := range mc.FlagProblems {
+		fail(errors.New(p))
+	}
 	rs, err := mc.Ruleset.build()
 	fail(err)
 	var bots botdef.File
 	if mc.BotsFile != "" {
 		bots, err = botdef.Load(mc.BotsFile)
-		fail(err)
+		fail(inputFileError("bots", mc.BotsFile, err, ""))
 	}
 	seated, err := seatBots(rs.Players, mc.Args, mc.Seats, bots, cwd)
 	fail(err)
@@ -128,7 +135,7 @@ func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
 	}
 	if mc.KeyFile != "" {
 		p.cfg.Key, err = readKeyFile(mc.KeyFile)
-		fail(err)
+		fail(inputFileError("key", mc.KeyFile, err, "arena keygen FILE makes one"))
 	}
 	if mc.Games < 1 {
 		fail(fmt.Errorf("--games %d: must be at least 1", mc.Games))
@@ -151,7 +158,7 @@ func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
 		fail(errors.New("--deals: predefined deals are for the four-player game"))
 	} else if mc.DealsFile != "" {
 		p.cfg.Deals, err = readDeals(mc.DealsFile)
-		fail(err)
+		fail(inputFileError("deals", mc.DealsFile, err, "spec.md §13 describes the file"))
 	}
 	if mc.SPRT != "" {
 		sc, err := parseSPRT(mc.SPRT)
@@ -167,6 +174,8 @@ func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
 	if mc.TraceDir != "" {
 		fail(checkTraceDir(mc.TraceDir))
 	}
+	fail(checkOutputFile("log", mc.LogFile))
+	fail(checkOutputFile("trace", mc.TraceFile))
 	p.cpus, err = parsePlacement(mc.Affinity)
 	fail(err)
 	p.policy, err = sandboxPolicy(mc.Sandbox)
@@ -184,7 +193,7 @@ func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
 		fail(err)
 	}
 	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+		return nil, errors.Join(distinctErrors(errs)...)
 	}
 	for _, b := range distinctBots(seated) {
 		if b.Decision > 0 && b.Decision != mc.Time.Decision {
@@ -274,7 +283,7 @@ func seatBots(players int, args, seats []string, bots botdef.File, cwd string) (
 		seated[seat] = &b
 	}
 	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+		return nil, errors.Join(distinctErrors(errs)...)
 	}
 	out := make([]botdef.Bot, table)
 	for i, b := range seated {

@@ -72,7 +72,7 @@ func TestMatchValidate_EveryProblemTogether(t *testing.T) {
 		"--time 0s: must be more than 0",
 		"--grace -1s: must not be negative",
 		"--bank 2h0m0s: at most 1h0m0s",
-		"open " + filepath.Join(dir, "nosuch.deals") + ": no such file or directory",
+		"--deals " + filepath.Join(dir, "nosuch.deals") + ": no such file (spec.md §13 describes the file)",
 		`--sprt "elo0=1": elo0 and elo1 are required`,
 		"--sprt tests duplicate pairs: it needs --duplicate",
 		"--trace-dir " + filepath.Join(notADir, "traces") + ": " + notADir + " is not a directory",
@@ -86,6 +86,52 @@ func TestMatchValidate_EveryProblemTogether(t *testing.T) {
 		if !strings.HasPrefix(got[i], want[i]) {
 			t.Errorf("problem %d: %q, want it to start %q", i+1, got[i], want[i])
 		}
+	}
+}
+
+// TestMatchValidate_FilesAndRules: a file that a flag names and that is missing, or in the
+// way, is one line naming the flag and saying what to do; a mistyped preset is counted as the
+// preset it is nearest to (no cascade of seating problems), two copies of one missing bot are
+// one problem, and nothing is created.
+func TestMatchValidate_FilesAndRules(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "no", "such")
+	badRules := filepath.Join(dir, "bad.toml")
+	if err := os.WriteFile(badRules, []byte("x = \n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want []string // each problem's start
+	}{
+		{[]string{"/no/bot", "/no/bot", "--bots", missing, "--key", missing, "--log", missing + "/log", "--trace", dir},
+			[]string{"--bots " + missing + ": no such file", `bot "bot": program /no/bot`, "--key " + missing + ": no such file (arena keygen FILE makes one)",
+				"--log " + missing + "/log: no directory " + missing + " to write it in", "--trace " + dir + ": is a directory; give a file"}},
+		{[]string{"/bin/cat", "/bin/cat", "/bin/cat", "--preset", "drie_speler"}, []string{`--preset drie_speler: no such preset; did you mean "drie_spelers"?`}},
+		{[]string{"/bin/cat", "/bin/cat", "--preset", "nothing_like_it", "-o", "bidding=blind"}, []string{"--preset nothing_like_it: no such preset (the presets: amsterdams,", `ruleset option bidding: bad value "blind"`}},
+		{[]string{"/bin/cat", "/bin/cat", "--rules", "rotterdams"}, []string{"--rules rotterdams: no such file; the preset of that name is --preset rotterdams"}},
+		{[]string{"/bin/cat", "/bin/cat", "--rules", missing}, []string{"--rules " + missing + ": no such file (a ruleset file, .toml or .json"}},
+		{[]string{"/bin/cat", "/bin/cat", "--rules", badRules}, []string{"--rules " + badRules + ": ruleset TOML: "}},
+		{[]string{"/bin/cat", "/bin/cat", "--rules", dir}, []string{"--rules " + dir + ": is a directory"}},
+	} {
+		_, err := parseMatch(t, append(c.args, "--sandbox", "off")...).validate(dir)
+		if err == nil {
+			t.Errorf("%q: accepted", c.args)
+			continue
+		}
+		got := strings.Split(err.Error(), "\n")
+		if len(got) != len(c.want) {
+			t.Errorf("%q: %d problems, want %d:\n%v", c.args, len(got), len(c.want), err)
+			continue
+		}
+		for i, want := range c.want {
+			if !strings.HasPrefix(got[i], want) {
+				t.Errorf("%q: problem %d %q, want it to start %q", c.args, i+1, got[i], want)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "no")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("validate made the missing directory: %v", err)
 	}
 }
 

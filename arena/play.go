@@ -69,6 +69,9 @@ type playConfig struct {
 	LogFile   string
 	TraceFile string
 	Sandbox   string
+	// FlagProblems is the flag values that their flags refused (badFlagValues), the flags
+	// then at their defaults.
+	FlagProblems []string
 }
 
 // playConfigFromFlags reads arena play's flags and arguments; it checks nothing.
@@ -84,11 +87,12 @@ func playConfigFromFlags(c *cli.Context) playConfig {
 		SeedSet:  c.IsSet("seed"),
 		Time: referee.TimeControl{Startup: c.Duration("startup"), Decision: c.Duration("time"), Grace: c.Duration("grace"),
 			Bank: c.Duration("bank"), Increment: c.Duration("increment")},
-		TimeSet:   c.IsSet("time"),
-		Clock:     c.Bool("clock"),
-		LogFile:   c.String("log"),
-		TraceFile: c.String("trace"),
-		Sandbox:   c.String("sandbox"),
+		TimeSet:      c.IsSet("time"),
+		Clock:        c.Bool("clock"),
+		LogFile:      c.String("log"),
+		TraceFile:    c.String("trace"),
+		Sandbox:      c.String("sandbox"),
+		FlagProblems: flagProblems(c),
 	}
 }
 
@@ -115,6 +119,9 @@ func (pc playConfig) validate(cwd string) (*playPlan, error) {
 			errs = append(errs, err)
 		}
 	}
+	for _, p := range pc.FlagProblems {
+		fail(errors.New(p))
+	}
 	rs, err := pc.Ruleset.build()
 	fail(err)
 	if err := botdef.CheckName(pc.Name); err != nil {
@@ -127,7 +134,7 @@ func (pc playConfig) validate(cwd string) (*playPlan, error) {
 	var bots botdef.File
 	if pc.BotsFile != "" {
 		bots, err = botdef.Load(pc.BotsFile)
-		fail(err)
+		fail(inputFileError("bots", pc.BotsFile, err, ""))
 	}
 	var specs []botdef.Bot
 	for _, arg := range pc.Args {
@@ -157,6 +164,8 @@ func (pc playConfig) validate(cwd string) (*playPlan, error) {
 	for _, err := range checkTimeFlags(p.cfg.Time) {
 		fail(err)
 	}
+	fail(checkOutputFile("log", pc.LogFile))
+	fail(checkOutputFile("trace", pc.TraceFile))
 	p.policy, err = sandboxPolicy(pc.Sandbox)
 	fail(err)
 	p.policy.Hide = append(p.policy.Hide, pc.LogFile, pc.TraceFile, pc.BotsFile)
@@ -172,7 +181,7 @@ func (pc playConfig) validate(cwd string) (*playPlan, error) {
 		fail(err)
 	}
 	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+		return nil, errors.Join(distinctErrors(errs)...)
 	}
 	p.names = make([]string, len(p.seats))
 	for i, b := range p.seats {
@@ -192,7 +201,9 @@ func runPlay(c *cli.Context) error {
 		return err
 	}
 	p, err := playConfigFromFlags(c).validate(cwd)
-	if err != nil {
+	if err != nil && len(flagProblems(c)) > 0 {
+		return usageError{err.Error()} // a refused flag value is a usage error
+	} else if err != nil {
 		return err
 	}
 	return p.run(c.Context, c.App.Reader, c.App.Writer, c.App.ErrWriter, cardStyle(c.App.Writer, c.Bool("ascii")))

@@ -3,7 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/klaverjas-arena/arena/referee/rules"
@@ -42,29 +44,32 @@ func rulesetFromFlags(c *cli.Context) (rules.Ruleset, error) {
 }
 
 // build makes the ruleset: the preset, or the rules file, with the options set on it,
-// reporting every problem at once.
+// reporting every problem at once. With an error it still returns a ruleset for the other
+// checks of the command line: the preset's (a mistyped preset's nearest, else the default),
+// so that the bots are counted against the game that was meant.
 func (rc rulesetConfig) build() (rules.Ruleset, error) {
+	var errs []error
 	rs, err := rules.Preset(rc.Preset)
 	if err != nil {
-		return rs, err
+		near := suggest(rc.Preset, rules.AllPresetNames())
+		if rs, err = rules.Preset(near); err != nil {
+			rs = rules.Default()
+		}
+		msg := fmt.Sprintf("--preset %s: no such preset", rc.Preset)
+		if near != "" {
+			msg += fmt.Sprintf("; did you mean %q?", near)
+		}
+		errs = append(errs, fmt.Errorf("%s (the presets: %s; arena rules --list describes them)", msg, strings.Join(rules.AllPresetNames(), ", ")))
 	}
 	if path := rc.File; path != "" {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return rs, err
-		}
-		parse := rulesfile.ParseTOML
-		if strings.HasSuffix(path, ".json") {
-			parse = rulesfile.ParseJSON
-		}
-		if rs, err = parse(data); err != nil {
-			return rs, fmt.Errorf("%s: %w", path, err)
-		}
-		if rc.PresetSet {
-			return rs, errors.New("give the preset in the rules file or with --preset, not both")
+		if fileRules, err := readRulesFile(path); err != nil {
+			errs = append(errs, err)
+		} else if rc.PresetSet {
+			errs = append(errs, errors.New("give the preset in the rules file or with --preset, not both"))
+		} else {
+			rs = fileRules
 		}
 	}
-	var errs []error
 	for _, kv := range rc.Options {
 		name, value, ok := strings.Cut(kv, "=")
 		if !ok {
@@ -79,4 +84,24 @@ func (rc rulesetConfig) build() (rules.Ruleset, error) {
 		errs = append(errs, rs.Validate())
 	}
 	return rs, errors.Join(errs...)
+}
+
+// readRulesFile reads the ruleset file of --rules: TOML, or JSON for a name ending in .json.
+func readRulesFile(path string) (rules.Ruleset, error) {
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && slices.Contains(rules.AllPresetNames(), path):
+		return rules.Ruleset{}, fmt.Errorf("--rules %s: no such file; the preset of that name is --preset %s", path, path)
+	case err != nil:
+		return rules.Ruleset{}, inputFileError("rules", path, err, "a ruleset file, .toml or .json: `arena rules > FILE` writes one to start from")
+	}
+	parse := rulesfile.ParseTOML
+	if strings.HasSuffix(path, ".json") {
+		parse = rulesfile.ParseJSON
+	}
+	rs, err := parse(data)
+	if err != nil {
+		return rs, fmt.Errorf("--rules %s: %w", path, err)
+	}
+	return rs, nil
 }
