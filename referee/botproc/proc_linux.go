@@ -153,21 +153,23 @@ func (p *Proc) awaitSandbox() error {
 	if p.ready.r == nil {
 		return nil
 	}
-	defer p.ready.close()
-	stop := make(chan struct{})
-	defer close(stop)
+	r := p.ready.r
+	defer p.ready.close() // runs after the goroutine below has ended
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	defer func() { close(stop); <-stopped }()
 	go func() { // a read waits in the netpoller: the exit or the context ends it
+		defer close(stopped)
 		select {
 		case <-p.exited:
 		case <-p.ctx.Done():
 		case <-stop:
 			return
 		}
-		_ = p.ready.r.SetReadDeadline(time.Now())
+		_ = r.SetReadDeadline(time.Now())
 	}()
-	_ = p.ready.r.SetReadDeadline(time.Now().Add(sandboxBuildWait))
+	_ = r.SetReadDeadline(time.Now().Add(sandboxBuildWait))
 	var b [1]byte
-	n, _ := p.ready.r.Read(b[:])
+	n, _ := r.Read(b[:])
 	if n == 0 && p.exitedFlag.Load() {
 		n = p.ready.pending(b[:]) // the byte of a bot that ended at once
 	}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -556,4 +557,34 @@ func TestSandbox_Unprivileged(t *testing.T) {
 			t.Errorf("%s did not run as an ordinary user", name)
 		}
 	}
+}
+
+// TestSandbox_EndsAtOnce: sandboxed bots that end as soon as their program runs start (their
+// exit is the handshake's business) and leave nothing behind; run with -race, the wait for the
+// sandbox's ready byte, which the exit cuts short, shares nothing unguarded with Start.
+func TestSandbox_EndsAtOnce(t *testing.T) {
+	needSandbox(t)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 10 {
+				b := sandboxed(shBot(t, `exit 0`), Sandbox{})
+				p, err := Start(context.Background(), b.Spec, testLog(t))
+				if err != nil {
+					t.Errorf("Start: %v", err)
+					return
+				}
+				if _, err := p.Exchange([]byte("req ready\n"), true, 20*time.Second); err == nil {
+					t.Error("a bot that ended at once answered")
+				}
+				if err := p.Stop(100 * time.Millisecond); err != nil {
+					t.Errorf("Stop: %v", err)
+				}
+				assertGone(t, b.mark)
+			}
+		}()
+	}
+	wg.Wait()
 }
