@@ -131,6 +131,7 @@ fuzz:
 	$(GO) test ./arena -run '^$$' -fuzz '^FuzzParseLeague$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./arena/store -run '^$$' -fuzz '^FuzzBinRow$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./arena/store -run '^$$' -fuzz '^FuzzUnmarshalMatch$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./arena/store -run '^$$' -fuzz '^FuzzDamagedFile$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./arena/dealjson -run '^$$' -fuzz '^FuzzAppendAsMarshal$$' -fuzztime $(FUZZTIME)
 
 clean:

@@ -278,8 +278,9 @@ func isTerminal(w io.Writer) bool {
 }
 
 // openForReading opens the database read-only for a command that only reads it, and says
-// what to do when a running league holds it. It checks the whole file first (every page and
-// every stored checksum), so that a damaged page is reported whatever the command reads.
+// what to do when a running league holds it. It checks the whole file first (every page,
+// every stored checksum, the deals of every finished match), so that a damaged page is
+// reported whatever the command reads.
 func openForReading(c *cli.Context, what string) (*store.DB, error) {
 	db, err := store.Open(c.String("db"), store.Options{ReadOnly: true})
 	var held *store.HeldError

@@ -20,7 +20,7 @@ func standingsCommand() *cli.Command {
 		Description: "The rating is the points channel (each duplicate pair's points share) with its\n" +
 			"cluster-robust 95% interval; the game-channel rating (win/draw/loss per game) is beside it.\n" +
 			"Read from the sums stored with every finished match, after checking the database file\n" +
-			"(every page and every stored checksum: about 0.25 s per million deals).",
+			"(every page, every stored checksum, every finished match's deals: about 0.1-0.25 s per million deals).",
 		Flags: []cli.Flag{
 			dbFlag(),
 			&cli.StringFlag{Name: "league", Usage: "league `NAME` (default: the most recently started)"},

@@ -97,24 +97,32 @@ func describeKey(key []byte) string {
 // maxProblems is how many damaged values Verify names before it only counts them.
 const maxProblems = 10
 
-// Verify checks the whole file: every page and the free list (bbolt's own check) and the
-// checksum of every stored value. It is what a league runs before it writes on; the
-// reading commands run it too, so that a damaged page is found whatever they read.
+// Verify checks the whole file: every page and the free list (bbolt's own check), the
+// checksum of every stored value, and the rows of every finished match (checkLeagueRows).
+// It is what a league runs before it writes on; the reading commands run it too, so that a
+// damaged page is found whatever they read. bbolt's check and the values' walk run at once,
+// each in a read transaction of its own: Open's page check has made sure that the walk's
+// cursors stay inside the file and end.
 func (db *DB) Verify() error {
-	var problems []string
-	n := 0
-	add := func(s string) {
-		if n++; n <= maxProblems {
-			problems = append(problems, s)
-		}
-	}
+	var pages, values problemList
 	err := db.view(func(tx *bolt.Tx) error {
-		for err := range tx.Check() {
-			add(err.Error())
-		}
-		if n > 0 {
-			return nil // the values' walk could only stumble over the same damage
-		}
+		// bbolt's check loads a read-only file's free list unguarded, which a transaction's
+		// end reads: this one begins before it and ends after it.
+		checked := make(chan problemList, 1)
+		go func() {
+			var found problemList
+			err := db.view(func(tx *bolt.Tx) error {
+				for err := range tx.Check() {
+					found.add(err.Error())
+				}
+				return nil
+			})
+			if err != nil {
+				found.add(err.Error())
+			}
+			checked <- found
+		}()
+		defer func() { pages = <-checked }()
 		if tx.Bucket(bucketMeta) == nil {
 			return nil // a new, empty file
 		}
@@ -125,7 +133,7 @@ func (db *DB) Verify() error {
 					return nil // a sub-bucket
 				}
 				if _, err := unseal(k, v, old); err != nil {
-					add(where + ": " + strings.TrimPrefix(err.Error(), ErrCorrupt.Error()+": "))
+					values.add(where + ": " + strings.TrimPrefix(err.Error(), ErrCorrupt.Error()+": "))
 				}
 				return nil
 			}
@@ -140,27 +148,40 @@ func (db *DB) Verify() error {
 			if err := b.ForEach(visit(where)); err != nil {
 				return err
 			}
-			for _, sub := range [][]byte{bucketMatches, bucketDeals} {
-				if s := b.Bucket(sub); s != nil {
-					if err := s.ForEach(visit(where)); err != nil {
-						return err
-					}
-				}
-			}
-			return nil
+			return checkLeagueRows(b, where, old, values.add)
 		})
 	})
+	if pages.n > 0 {
+		return pages.error(db.path) // the values' problems could only repeat the same damage
+	}
 	if err != nil {
 		return err
 	}
-	if n > 0 {
-		more := ""
-		if n > maxProblems {
-			more = fmt.Sprintf(" (and %d more)", n-maxProblems)
-		}
-		return fmt.Errorf("%w: %s fails its check: %s%s; restore it from a backup", ErrCorrupt, db.path, strings.Join(problems, "; "), more)
+	if values.n > 0 {
+		return values.error(db.path)
 	}
 	return nil
+}
+
+// problemList collects what a check finds, the first maxProblems of it by name.
+type problemList struct {
+	names []string
+	n     int
+}
+
+func (l *problemList) add(s string) {
+	if l.n++; l.n <= maxProblems {
+		l.names = append(l.names, s)
+	}
+}
+
+// error is the ErrCorrupt of the file at path with the problems.
+func (l *problemList) error(path string) error {
+	more := ""
+	if l.n > maxProblems {
+		more = fmt.Sprintf(" (and %d more)", l.n-maxProblems)
+	}
+	return fmt.Errorf("%w: %s fails its check: %s%s; restore it from a backup", ErrCorrupt, path, strings.Join(l.names, "; "), more)
 }
 
 // upgrade seals every value of a schema 1 database, each checked to decode first, and

@@ -36,7 +36,7 @@ func storedMatch(t testing.TB, n int) (*DB, string) {
 		}
 		if _, err := db.FinishMatch("x", i, func(deals []referee.DealRecord, m *Match, tot *Totals) error {
 			m.Deals = len(deals)
-			tot.Deals += len(deals)
+			tot.Matches, tot.Deals = tot.Matches+1, tot.Deals+len(deals)
 			return nil
 		}); err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 
@@ -19,6 +20,22 @@ func unmarshalMatch(data []byte, m *Match) error {
 	}
 	*m = Match{}
 	return json.Unmarshal(data, m)
+}
+
+// matchCounts returns Done and Deals of a stored match record, as unmarshalMatch would,
+// without reading the rest: in the form json.Marshal writes, the first `,"done":` is the
+// record's own (an id's quotes are escaped, and its games come after its deals).
+func matchCounts(data []byte) (done bool, deals int, err error) {
+	if at := bytes.Index(data, []byte(`,"done":`)); at > 0 && data[0] == '{' {
+		s := matchScanner{data: data, pos: at, ok: true}
+		done, deals = s.boolField(`,"done":`), s.intField(`,"deals":`)
+		if s.ok && s.pos < len(data) && (data[s.pos] == ',' || data[s.pos] == '}') {
+			return done, deals, nil
+		}
+	}
+	var m Match
+	err = unmarshalMatch(data, &m)
+	return m.Done, m.Deals, err
 }
 
 // matchScanner reads the JSON of a Match as json.Marshal writes it; ok turns false at the

@@ -91,6 +91,9 @@ func TestUnmarshalMatch(t *testing.T) {
 		if s := (matchScanner{data: data, ok: true}); s.match(&probe) && s.pos == len(data) {
 			fast++
 		}
+		if done, deals, err := matchCounts(data); werr == nil && (err != nil || done != want.Done || deals != want.Deals) {
+			t.Fatalf("trial %d: %s\nmatchCounts %v %d (%v), want %v %d", trial, data, done, deals, err, want.Done, want.Deals)
+		}
 	}
 	if fast < 5000 {
 		t.Errorf("only %d of 20,000 records read by hand", fast)
@@ -99,7 +102,7 @@ func TestUnmarshalMatch(t *testing.T) {
 }
 
 // FuzzUnmarshalMatch: whatever the bytes, unmarshalMatch finds what json.Unmarshal finds
-// (the same error or none, the same match). Seeds: random matches as json.Marshal writes them.
+// (the same error or none, the same match), and so does matchCounts on json.Marshal's form. Seeds: random matches as json.Marshal writes them.
 func FuzzUnmarshalMatch(f *testing.F) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for range 20 {
@@ -116,6 +119,13 @@ func FuzzUnmarshalMatch(f *testing.F) {
 		gerr := unmarshalMatch(data, &got)
 		if (werr == nil) != (gerr == nil) || werr == nil && !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q\njson.Unmarshal %+v (%v)\nunmarshalMatch %+v (%v)", data, want, werr, got, gerr)
+		}
+		// matchCounts is exact on the form json.Marshal writes (which has no key twice).
+		var probe Match
+		if s := (matchScanner{data: data, ok: true}); s.match(&probe) && s.pos == len(data) {
+			if done, deals, err := matchCounts(data); err != nil || done != want.Done || deals != want.Deals {
+				t.Fatalf("%q\nmatchCounts %v %d (%v), want %v %d", data, done, deals, err, want.Done, want.Deals)
+			}
 		}
 	})
 }

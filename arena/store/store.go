@@ -81,8 +81,9 @@ var (
 	keySchema     = []byte("schema")
 )
 
-// Open opens (creating if needed, unless read-only) the database at path and checks its
-// schema version. For writing it first checks the whole file (Verify) and refuses a
+// Open opens (creating if needed, unless read-only) the database at path, checks that bbolt
+// can read its pages without reading outside the file (checkPages), and checks its schema
+// version. For writing it first checks the whole file (Verify) and refuses a
 // damaged one. A new file gets mode 0600: it holds the leagues' secret deal keys.
 func Open(path string, opt Options) (db *DB, err error) {
 	if opt.Timeout <= 0 {
@@ -104,6 +105,15 @@ func Open(path string, opt Options) (db *DB, err error) {
 	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.Timeout, ReadOnly: opt.ReadOnly})
 	if err != nil {
 		return nil, openError(path, err)
+	}
+	// bbolt reads no page past the meta pages and the free list before this.
+	problems, err := checkPages(path, b.Info().PageSize)
+	if err == nil && problems.n > 0 {
+		err = fmt.Errorf("%w; the file was not changed", problems.error(path))
+	}
+	if err != nil {
+		b.Close()
+		return nil, err
 	}
 	db = &DB{bolt: b, path: path, holderPath: path + ".holder", readOnly: opt.ReadOnly, codec: newCodec()}
 	version, err := db.checkSchema()

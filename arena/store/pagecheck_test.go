@@ -1,0 +1,114 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// pagesOf returns the ids of the file's pages with the given flags whose first element's
+// key has keyLen bytes (any key length when keyLen is 0), and the page size.
+func pagesOf(t *testing.T, data []byte, flags uint16, keyLen int) (ids []int, size int) {
+	t.Helper()
+	size = int(binary.LittleEndian.Uint32(data[pageHeaderLen+8:]))
+	for id := 2; (id+1)*size <= len(data); id++ {
+		p := data[id*size:]
+		if binary.LittleEndian.Uint64(p) != uint64(id) || binary.LittleEndian.Uint16(p[8:]) != flags || binary.LittleEndian.Uint16(p[10:]) == 0 {
+			continue
+		}
+		ksize := binary.LittleEndian.Uint32(p[pageHeaderLen+4:]) // branch element's ksize
+		if flags == leafPage {
+			ksize = binary.LittleEndian.Uint32(p[pageHeaderLen+8:])
+		}
+		if keyLen == 0 || int(ksize) == keyLen {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		t.Fatalf("no page with flags %#x and keys of %d bytes", flags, keyLen)
+	}
+	return ids, size
+}
+
+// TestPageCheck: damage that made bbolt read outside its map (a fault on the goroutine of
+// bbolt's Tx.Check, fatal to the process) or loop, and damage that leaves every page sound
+// but loses rows, is reported by Open or Verify as ErrCorrupt, naming the page or the match,
+// and the file is not changed.
+func TestPageCheck(t *testing.T) {
+	db, path := storedMatch(t, 3)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	intact, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaves, size := pagesOf(t, intact, leafPage, 10) // pages of deal rows
+	branches, _ := pagesOf(t, intact, branchPage, 0)
+	leaf, branch := leaves[len(leaves)/2], branches[0]
+	put32 := func(data []byte, at int, v uint32) { binary.LittleEndian.PutUint32(data[at:], v) }
+	for _, tc := range []struct {
+		name, want string
+		damage     func(d []byte)
+	}{
+		{"key past the file", "element 0's key or value runs past the page", func(d []byte) {
+			put32(d, leaf*size+pageHeaderLen+8, 0x10ff0000) // the first element's key size
+		}},
+		{"child past the file", "outside the pages in use", func(d []byte) {
+			binary.LittleEndian.PutUint64(d[branch*size+pageHeaderLen+8:], 1<<40)
+		}},
+		{"branch names itself", "which is already in use", func(d []byte) {
+			binary.LittleEndian.PutUint64(d[branch*size+pageHeaderLen+8:], uint64(branch))
+		}},
+		{"more elements than fit", "elements do not fit", func(d []byte) {
+			binary.LittleEndian.PutUint16(d[leaf*size+10:], 0xFFF0)
+		}},
+		{"a page lost a row", "holds 31 stored deals, its record says 32", func(d []byte) {
+			binary.LittleEndian.PutUint16(d[leaf*size+10:], binary.LittleEndian.Uint16(d[leaf*size+10:])-1)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := bytes.Clone(intact)
+			tc.damage(data)
+			damaged := filepath.Join(t.TempDir(), "arena.db")
+			if err := os.WriteFile(damaged, data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := readAll(damaged)
+			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("read: %v, want ErrCorrupt with %q", err, tc.want)
+			}
+			if _, err := Open(damaged, Options{Command: "test"}); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("open for writing: %v", err)
+			}
+			if after, _ := os.ReadFile(damaged); !bytes.Equal(after, data) {
+				t.Error("the damaged file was changed")
+			}
+		})
+	}
+	// A match's record lost with every value left sound, as bbolt would store it.
+	lost := filepath.Join(t.TempDir(), "arena.db")
+	if err := os.WriteFile(lost, intact, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b, err := bolt.Open(lost, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketLeagues).Bucket([]byte("x")).Bucket(bucketMatches).Delete(u32(1))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	_, err = readAll(lost)
+	if want := "32 stored deals of match 1, which has no record"; !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), want) {
+		t.Errorf("a lost match record: %v, want %q", err, want)
+	}
+}
