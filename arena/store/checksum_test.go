@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -227,21 +228,57 @@ func TestSchema1(t *testing.T) {
 // BenchmarkVerify times Verify (bbolt's check of every page and every value's checksum)
 // over about 10,000 stored deals, reporting the time per deal.
 func BenchmarkVerify(b *testing.B) {
-	db, _ := MustOpen(b)
-	if err := db.PutLeague(&League{Name: "x", Rules: rules.Default(), Bots: []string{"a", "b"}}); err != nil {
+	path, deals := benchFile(b)
+	db, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
 		b.Fatal(err)
 	}
-	recs := playMatch(b, "x/0", 1)
-	for i := range 10000 / len(recs) {
-		if err := db.PutDeals("x", i, recs); err != nil {
-			b.Fatal(err)
-		}
-	}
-	n, _ := db.DealCount("x")
+	defer db.Close()
 	for b.Loop() {
 		if err := db.Verify(); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/deal")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(deals), "ns/deal")
+}
+
+// benchFile returns the database file STORE_BENCH_DB names (the scale test's million deals,
+// say), or else a new one of 10,000 stored deals in matches under way, and its deals.
+func benchFile(b *testing.B) (path string, deals int) {
+	if path = os.Getenv("STORE_BENCH_DB"); path == "" {
+		db, p := MustOpen(b)
+		if err := db.PutLeague(&League{Name: "x", Rules: rules.Default(), Bots: []string{"a", "b"}}); err != nil {
+			b.Fatal(err)
+		}
+		recs := playMatch(b, "x/0", 1)
+		for i := range 10000 / len(recs) {
+			if err := db.StartMatch("x", &Match{Index: i, ID: fmt.Sprintf("x/%d", i), Seats: []int{0, 1, 0, 1}}); err != nil {
+				b.Fatal(err)
+			}
+			if err := db.PutDeals("x", i, recs); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := db.Close(); err != nil {
+			b.Fatal(err)
+		}
+		path = p
+	}
+	db, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	leagues, err := db.Leagues()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, l := range leagues {
+		n, err := db.DealCount(l.Name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		deals += n
+	}
+	return path, deals
 }

@@ -112,3 +112,19 @@ func TestPageCheck(t *testing.T) {
 		t.Errorf("a lost match record: %v, want %q", err, want)
 	}
 }
+
+// BenchmarkCheckPages: Open's page walk, per deal, of the file benchFile gives.
+func BenchmarkCheckPages(b *testing.B) {
+	path, deals := benchFile(b)
+	db, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	for b.Loop() {
+		if problems, err := checkPages(path, db.bolt.Info().PageSize); err != nil || problems.n > 0 {
+			b.Fatal(problems, err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(deals), "ns/deal")
+}
