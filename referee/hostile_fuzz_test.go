@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +13,8 @@ import (
 )
 
 // FuzzHostileAnswers: whatever one bot answers in place of its own answers (any lines, the
-// script's "." keeping the bot's own), the match ends, every deal it logs is consistent with
+// script's "." keeping the bot's own; with the preset's high bit, the handshake's answers
+// too), the match ends (or the bot declined the ruleset or failed its first handshakes), every deal it logs is consistent with
 // the rules (Verify re-referees it from its line alone), and every fault and forfeit is that
 // bot's: the others are never charged. Four rulesets at four and the three-player game. The seeds are legal answers, the wrong ones
 // the hostile-bot catalogue lists, and noise.
@@ -28,6 +30,7 @@ func FuzzHostileAnswers(f *testing.F) {
 	} {
 		for preset := range uint8(5) {
 			f.Add(preset, []byte(seed))
+			f.Add(preset|0x80, []byte("hello 1 bad x\nok\n"+seed))
 		}
 	}
 	claimed := rules.Default()
@@ -49,23 +52,38 @@ func FuzzHostileAnswers(f *testing.F) {
 	rulesets := []rules.Ruleset{rules.Default(), claimed, rotterdams, retry, three}
 	f.Fuzz(func(t *testing.T, preset uint8, script []byte) {
 		lines := strings.Split(string(script), "\n")
-		rs := rulesets[int(preset)%len(rulesets)]
+		rs := rulesets[int(preset&0x7f)%len(rulesets)]
 		rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 3}
-		bad, _ := misbehave(t, func(n int, r Reply) (Reply, error) {
-			if n <= len(lines) && lines[n-1] != "." {
+		n := 0
+		spoil := func(r Reply, err error) (Reply, error) {
+			if n++; err == nil && n <= len(lines) && lines[n-1] != "." {
 				r.Line = lines[n-1]
 			}
-			return r, nil
-		})
+			return r, err
+		}
+		inner := NewInProcess(randomBot("bad", 9))
+		bad := Entrant{Name: "bad", Start: func(ctx context.Context) (Conn, error) {
+			c, err := inner(ctx)
+			if preset&0x80 != 0 { // the handshake's answers too
+				return spoilingConn{Conn: c, spoil: spoil}, err
+			}
+			return misbehaving{Conn: c, count: new(int), spoil: func(_ int, r Reply) (Reply, error) { return spoil(r, nil) }}, err
+		}}
 		e := randomEntrants()[:rs.Players] // the three-player game at a table of three
 		e[1] = bad
 		var log bytes.Buffer
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		if _, err := Run(ctx, Config{Rules: rs, Games: 1, Seed: 1, Records: NewLogWriter(&log)}, e); err != nil {
+		_, err := Run(ctx, Config{Rules: rs, Games: 1, Seed: 1, Records: NewLogWriter(&log)}, e)
+		var refused *RefusedError
+		var unstarted *StartError
+		if errors.As(err, &refused) && refused.Bot == "bad" || errors.As(err, &unstarted) && unstarted.Bot == "bad" {
+			return // it declined the ruleset, or failed its handshake twice, before the first deal
+		}
+		if err != nil {
 			t.Fatalf("the match did not end: %v", err)
 		}
-		n := 0
+		n = 0
 		for line := range strings.SplitSeq(strings.TrimSpace(log.String()), "\n") {
 			n++
 			var rec DealRecord
@@ -88,6 +106,20 @@ func FuzzHostileAnswers(f *testing.F) {
 			t.Fatal("no deal logged")
 		}
 	})
+}
+
+// spoilingConn hands every reply, the handshake's too, to spoil.
+type spoilingConn struct {
+	Conn
+	spoil func(r Reply, err error) (Reply, error)
+}
+
+func (c spoilingConn) Exchange(out []byte, wantReply bool, timeout time.Duration) (Reply, error) {
+	r, err := c.Conn.Exchange(out, wantReply, timeout)
+	if !wantReply {
+		return r, err
+	}
+	return c.spoil(r, err)
 }
 
 // seatIndex is the index of a table seat's letter in a record's seats.
