@@ -133,6 +133,7 @@ fuzz:
 	$(GO) test ./arena/store -run '^$$' -fuzz '^FuzzUnmarshalMatch$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./arena/store -run '^$$' -fuzz '^FuzzDamagedFile$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./referee -run '^$$' -fuzz '^FuzzHostileAnswers$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./arena/web -run '^$$' -fuzz '^FuzzPaths$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./arena/dealjson -run '^$$' -fuzz '^FuzzAppendAsMarshal$$' -fuzztime $(FUZZTIME)
 
 clean:
