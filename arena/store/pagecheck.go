@@ -163,6 +163,10 @@ func (w *pageWalker) tree(id uint64, from ref) {
 	where := ref{page: id, elem: -1}
 	switch flags {
 	case branchPage:
+		if count == 0 { // a cursor reads a branch page's first child whatever its count
+			w.addf("%s: a branch page without elements", where)
+			return
+		}
 		if !w.elements(p, count, where) {
 			return
 		}

@@ -66,6 +66,9 @@ func TestPageCheck(t *testing.T) {
 		{"branch names itself", "which is already in use", func(d []byte) {
 			binary.LittleEndian.PutUint64(d[branch*size+pageHeaderLen+8:], uint64(branch))
 		}},
+		{"branch without elements", "a branch page without elements", func(d []byte) {
+			binary.LittleEndian.PutUint16(d[branch*size+10:], 0)
+		}},
 		{"more elements than fit", "elements do not fit", func(d []byte) {
 			binary.LittleEndian.PutUint16(d[leaf*size+10:], 0xFFF0)
 		}},
