@@ -138,16 +138,21 @@ func (db *DB) Verify() error {
 				return nil
 			}
 		}
-		if err := tx.Bucket(bucketBots).ForEach(visit("bots")); err != nil {
+		bots, leagues := tx.Bucket(bucketBots), tx.Bucket(bucketLeagues)
+		if bots == nil || leagues == nil {
+			values.add("its bots or leagues are missing")
+			return nil
+		}
+		if err := bots.ForEach(visit("bots")); err != nil {
 			return err
 		}
-		leagues := tx.Bucket(bucketLeagues)
 		return leagues.ForEachBucket(func(name []byte) error {
 			b := leagues.Bucket(name)
 			where := fmt.Sprintf("league %s", name)
 			if err := b.ForEach(visit(where)); err != nil {
 				return err
 			}
+			checkLeagueName(b, name, old, values.add)
 			return checkLeagueRows(b, where, old, values.add)
 		})
 	})

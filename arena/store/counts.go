@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -91,4 +92,22 @@ func checkLeagueRows(b *bolt.Bucket, where string, old bool, add func(string)) e
 		add(fmt.Sprintf("%s: %d stored deals of match %d, which has no record", where, o.rows, o.index))
 	}
 	return nil
+}
+
+// checkLeagueName checks that the league stored under name says it is that league: a
+// bucket's name, unlike its values, has no checksum of its own.
+func checkLeagueName(b *bolt.Bucket, name []byte, old bool, add func(string)) {
+	v := b.Get(keyInfo)
+	if v == nil {
+		add(fmt.Sprintf("league %s has no record", name))
+		return
+	}
+	data, err := unseal(keyInfo, v, old)
+	if err != nil {
+		return // the league's walk has named it
+	}
+	var l struct{ Name string }
+	if err := json.Unmarshal(data, &l); err != nil || l.Name != string(name) {
+		add(fmt.Sprintf("league %s: its record is of league %q", name, l.Name))
+	}
 }

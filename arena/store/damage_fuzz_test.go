@@ -15,9 +15,11 @@ import (
 
 // FuzzDamagedFile: whatever bytes of a league's database file are changed, the reading
 // commands' path (Open read-only, Verify, then every read) reports the damage or reads
-// exactly what the intact file holds; it never panics, never hangs and never hands over
-// a different league (rows lost with a page's count, a match's record lost with its rows). The input is a list of patches, three bytes each: an offset into the
-// file (little-endian, modulo its size) and the byte to put there.
+// exactly what the intact file holds, and a refused file is refused for writing too and left
+// as it was; it never panics, never hangs and never hands over a different league (rows
+// lost with a page's count, a match's record lost with its rows, a league renamed). The
+// input is a list of patches, three bytes each: an offset into the file (little-endian,
+// modulo its size) and the byte to put there.
 func FuzzDamagedFile(f *testing.F) {
 	db, path := storedMatch(f, 3)
 	// bbolt reads a file whose last meta page is damaged as of the transaction before
@@ -75,6 +77,17 @@ func FuzzDamagedFile(f *testing.F) {
 		}
 		if err != nil && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrNoDatabase) {
 			t.Logf("refused: %v", err) // bbolt's own refusals on open (invalid meta, checksum) are not ErrCorrupt
+		}
+		if err == nil {
+			return
+		}
+		// A league does not write on into a file the readers refuse, and leaves it as it is.
+		if w, werr := Open(damaged, Options{Command: "fuzz", Timeout: time.Second}); werr == nil {
+			w.Close()
+			t.Fatalf("opened for writing a file the readers refuse (%v)", err)
+		}
+		if after, _ := os.ReadFile(damaged); !bytes.Equal(after, data) {
+			t.Fatal("the refused file was changed")
 		}
 	})
 }
