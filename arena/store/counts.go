@@ -14,7 +14,8 @@ import (
 // that lost elements, its count cut by damage, still passes bbolt's check and holds only
 // sealed values. A finished match holds as many rows as its record says (a match's record
 // is finished with the rows it then holds, and nothing adds rows to a finished match), no
-// rows belong to a match without a record. (The totals against the records is `standings
+// rows belong to a match without a record, and the league has its buckets of matches and of
+// deals (every league is made with both). (The totals against the records is `standings
 // --recompute`'s check.) add receives each problem.
 func checkLeagueRows(b *bolt.Bucket, where string, old bool, add func(string)) error {
 	damaged := false
@@ -33,52 +34,54 @@ func checkLeagueRows(b *bolt.Bucket, where string, old bool, add func(string)) e
 		deals, rows int
 	}
 	var records []record
-	if matches := b.Bucket(bucketMatches); matches != nil {
-		err := matches.ForEach(func(k, v []byte) error {
-			data, ok := check(k, v)
-			if !ok || len(k) != 4 {
-				return nil
-			}
-			done, deals, err := matchCounts(data)
-			if err != nil {
-				add(fmt.Sprintf("%s: the record of match %d does not decode: %v", where, binary.BigEndian.Uint32(k), err))
-				damaged = true
-				return nil
-			}
-			records = append(records, record{index: binary.BigEndian.Uint32(k), done: done, deals: deals})
+	matches, deals := b.Bucket(bucketMatches), b.Bucket(bucketDeals)
+	if matches == nil || deals == nil {
+		add(where + ": its matches or deals are missing")
+		return nil
+	}
+	err := matches.ForEach(func(k, v []byte) error {
+		data, ok := check(k, v)
+		if !ok || len(k) != 4 {
 			return nil
-		})
-		if err != nil {
-			return err
 		}
+		done, deals, err := matchCounts(data)
+		if err != nil {
+			add(fmt.Sprintf("%s: the record of match %d does not decode: %v", where, binary.BigEndian.Uint32(k), err))
+			damaged = true
+			return nil
+		}
+		records = append(records, record{index: binary.BigEndian.Uint32(k), done: done, deals: deals})
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	next := 0            // records[next] is the first whose index may still come in the deals' keys
 	var orphans []record // rows of matches without a record, in key order
-	if deals := b.Bucket(bucketDeals); deals != nil {
-		err := deals.ForEach(func(k, v []byte) error {
-			if _, ok := check(k, v); !ok {
-				return nil
-			}
-			if len(k) != 10 { // match, game, deal, attempt (dealKey)
-				add(fmt.Sprintf("%s: a stored deal under a key of %d bytes", where, len(k)))
-				return nil
-			}
-			index := binary.BigEndian.Uint32(k)
-			for next < len(records) && records[next].index < index {
-				next++
-			}
-			if next < len(records) && records[next].index == index {
-				records[next].rows++
-			} else if len(orphans) > 0 && orphans[len(orphans)-1].index == index {
-				orphans[len(orphans)-1].rows++
-			} else {
-				orphans = append(orphans, record{index: index, rows: 1})
-			}
+	err = deals.ForEach(func(k, v []byte) error {
+		if _, ok := check(k, v); !ok {
 			return nil
-		})
-		if err != nil {
-			return err
 		}
+		if len(k) != 10 { // match, game, deal, attempt (dealKey)
+			add(fmt.Sprintf("%s: a stored deal under a key of %d bytes", where, len(k)))
+			return nil
+		}
+		index := binary.BigEndian.Uint32(k)
+		for next < len(records) && records[next].index < index {
+			next++
+		}
+		switch {
+		case next < len(records) && records[next].index == index:
+			records[next].rows++
+		case len(orphans) > 0 && orphans[len(orphans)-1].index == index:
+			orphans[len(orphans)-1].rows++
+		default:
+			orphans = append(orphans, record{index: index, rows: 1})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if damaged {
 		return nil // the counts could only repeat the damage found
