@@ -98,7 +98,8 @@ func describeKey(key []byte) string {
 const maxProblems = 10
 
 // Verify checks the whole file: every page and the free list (bbolt's own check), the
-// checksum of every stored value, and the rows of every finished match (checkLeagueRows).
+// checksum of every stored value, the rows of every finished match (checkLeagueRows) and
+// each league's name (checkLeagueName).
 // It is what a league runs before it writes on; the reading commands run it too, so that a
 // damaged page is found whatever they read. bbolt's check and the values' walk run at once,
 // each in a read transaction of its own: Open's page check has made sure that the walk's
