@@ -228,12 +228,7 @@ func TestSchema1(t *testing.T) {
 // BenchmarkVerify times Verify (bbolt's check of every page and every value's checksum)
 // over about 10,000 stored deals, reporting the time per deal.
 func BenchmarkVerify(b *testing.B) {
-	path, deals := benchFile(b)
-	db, err := Open(path, Options{ReadOnly: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	_, db, deals := benchFile(b)
 	for b.Loop() {
 		if err := db.Verify(); err != nil {
 			b.Fatal(err)
@@ -243,23 +238,24 @@ func BenchmarkVerify(b *testing.B) {
 }
 
 // benchFile returns the database file STORE_BENCH_DB names (the scale test's million deals,
-// say), or else a new one of 10,000 stored deals in matches under way, and its deals.
-func benchFile(b *testing.B) (path string, deals int) {
+// say), or else a new one of 10,000 stored deals in matches under way, open read-only until
+// the benchmark ends, and its deals.
+func benchFile(b *testing.B) (path string, db *DB, deals int) {
 	if path = os.Getenv("STORE_BENCH_DB"); path == "" {
-		db, p := MustOpen(b)
-		if err := db.PutLeague(&League{Name: "x", Rules: rules.Default(), Bots: []string{"a", "b"}}); err != nil {
+		w, p := MustOpen(b)
+		if err := w.PutLeague(&League{Name: "x", Rules: rules.Default(), Bots: []string{"a", "b"}}); err != nil {
 			b.Fatal(err)
 		}
 		recs := playMatch(b, "x/0", 1)
 		for i := range 10000 / len(recs) {
-			if err := db.StartMatch("x", &Match{Index: i, ID: fmt.Sprintf("x/%d", i), Seats: []int{0, 1, 0, 1}}); err != nil {
+			if err := w.StartMatch("x", &Match{Index: i, ID: fmt.Sprintf("x/%d", i), Seats: []int{0, 1, 0, 1}}); err != nil {
 				b.Fatal(err)
 			}
-			if err := db.PutDeals("x", i, recs); err != nil {
+			if err := w.PutDeals("x", i, recs); err != nil {
 				b.Fatal(err)
 			}
 		}
-		if err := db.Close(); err != nil {
+		if err := w.Close(); err != nil {
 			b.Fatal(err)
 		}
 		path = p
@@ -268,7 +264,7 @@ func benchFile(b *testing.B) (path string, deals int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer db.Close()
+	b.Cleanup(func() { db.Close() })
 	leagues, err := db.Leagues()
 	if err != nil {
 		b.Fatal(err)
@@ -280,5 +276,5 @@ func benchFile(b *testing.B) (path string, deals int) {
 		}
 		deals += n
 	}
-	return path, deals
+	return path, db, deals
 }

@@ -118,12 +118,7 @@ func TestPageCheck(t *testing.T) {
 
 // BenchmarkCheckPages: Open's page walk, per deal, of the file benchFile gives.
 func BenchmarkCheckPages(b *testing.B) {
-	path, deals := benchFile(b)
-	db, err := Open(path, Options{ReadOnly: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
+	path, db, deals := benchFile(b)
 	for b.Loop() {
 		if problems, err := checkPages(path, db.bolt.Info().PageSize); err != nil || problems.n > 0 {
 			b.Fatal(problems, err)
