@@ -33,23 +33,15 @@ func FuzzHostileAnswers(f *testing.F) {
 			f.Add(preset|0x80, []byte("hello 1 bad x\nok\n"+seed))
 		}
 	}
-	claimed := rules.Default()
-	if err := claimed.Set("roem_claiming", "claim_required"); err != nil {
-		f.Fatal(err)
+	var rulesets []rules.Ruleset
+	for _, options := range []map[string]any{{}, {"roem_claiming": "claim_required"}, {"play_rule": "rotterdams"},
+		{"fault_policy": "retry"}, {"preset": "drie_spelers"}} {
+		rs, err := rules.FromMap(options)
+		if err != nil {
+			f.Fatal(err)
+		}
+		rulesets = append(rulesets, rs)
 	}
-	rotterdams := rules.Default()
-	if err := rotterdams.Set("play_rule", "rotterdams"); err != nil {
-		f.Fatal(err)
-	}
-	retry := rules.Default()
-	if err := retry.Set("fault_policy", "retry"); err != nil {
-		f.Fatal(err)
-	}
-	three, err := rules.Preset("drie_spelers")
-	if err != nil {
-		f.Fatal(err)
-	}
-	rulesets := []rules.Ruleset{rules.Default(), claimed, rotterdams, retry, three}
 	f.Fuzz(func(t *testing.T, preset uint8, script []byte) {
 		lines := strings.Split(string(script), "\n")
 		rs := rulesets[int(preset&0x7f)%len(rulesets)]

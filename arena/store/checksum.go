@@ -134,7 +134,7 @@ func (db *DB) Verify() error {
 					return nil // a sub-bucket
 				}
 				if _, err := unseal(k, v, old); err != nil {
-					values.add(where + ": " + strings.TrimPrefix(err.Error(), ErrCorrupt.Error()+": "))
+					values.add(valueProblem(where, err))
 				}
 				return nil
 			}
@@ -167,6 +167,11 @@ func (db *DB) Verify() error {
 		return values.error(db.path)
 	}
 	return nil
+}
+
+// valueProblem names a stored value's failed check within where (a league, the bots).
+func valueProblem(where string, err error) string {
+	return where + ": " + strings.TrimPrefix(err.Error(), ErrCorrupt.Error()+": ")
 }
 
 // problemList collects what a check finds, the first maxProblems of it by name.

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -22,7 +21,7 @@ func checkLeagueRows(b *bolt.Bucket, where string, old bool, add func(string)) e
 	check := func(k, v []byte) ([]byte, bool) {
 		data, err := unseal(k, v, old)
 		if err != nil {
-			add(where + ": " + strings.TrimPrefix(err.Error(), ErrCorrupt.Error()+": "))
+			add(valueProblem(where, err))
 			damaged = true
 			return nil, false
 		}
