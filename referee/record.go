@@ -132,13 +132,19 @@ func ResultRecord(d *rules.Deal, seating rules.Seating) RecordResult {
 	table := func(s protocol.Seat) string { return seating.TableSeat(s).String() }
 	var r RecordResult
 	if d.Rules().Players == 4 {
-		r = RecordResult{Score: res.Score[:2], Cards: res.CardPoints[:2], Roem: res.Roem[:2], Tricks: res.TricksWon[:2]}
+		sums := make([]int, 8) // one allocation for the four lists, not the whole Result
+		r = RecordResult{Score: sums[0:2:2], Cards: sums[2:4:4], Roem: sums[4:6:6], Tricks: sums[6:8:8]}
+		copy(r.Score, res.Score[:2])
+		copy(r.Cards, res.CardPoints[:2])
+		copy(r.Roem, res.Roem[:2])
+		copy(r.Tricks, res.TricksWon[:2])
 		if res.PitSide >= 0 {
 			r.Pit = protocol.Team(res.PitSide).String()
 		}
 	} else {
 		n := seating.Table
-		r = RecordResult{Score: make([]int, n), Cards: make([]int, n), Roem: make([]int, n), Tricks: make([]int, n)}
+		sums := make([]int, 4*n)
+		r = RecordResult{Score: sums[0:n:n], Cards: sums[n : 2*n : 2*n], Roem: sums[2*n : 3*n : 3*n], Tricks: sums[3*n : 4*n : 4*n]}
 		for s := range protocol.Seat(3) {
 			t := seating.TableSeat(s)
 			r.Score[t], r.Cards[t], r.Roem[t], r.Tricks[t] = res.Score[s], res.CardPoints[s], res.Roem[s], res.TricksWon[s]

@@ -220,37 +220,42 @@ func appendTimes(w *bitWriter, times, seats []byte) {
 // readTimes reads what appendTimes wrote for seats into times; false on a code no time has.
 // The short codes, nearly all, are looked up in gammaCodes.
 func readTimes(r *bitReader, times, seats []byte) bool {
-	var last [4]int
-	var seen [4]bool
+	last := [4]int{-1, -1, -1, -1} // each seat's previous time, -1 before its first
 	prev := 0
+	acc, nacc := r.acc, r.nacc // in registers: r is loaded and stored only to fill it
 	for i := range times {
-		if r.nacc < gammaPeek {
+		if nacc < gammaPeek {
+			r.acc, r.nacc = acc, nacc
 			r.fill()
+			acc, nacc = r.acc, r.nacc
 		}
 		var d int
-		if e := gammaCodes[r.acc&(1<<gammaPeek-1)]; e.bits != 0 && uint(e.bits) <= r.nacc {
+		if e := gammaCodes[acc&(1<<gammaPeek-1)]; e.bits != 0 && uint(e.bits) <= nacc {
 			d = int(e.diff)
-			r.acc >>= e.bits
-			r.nacc -= uint(e.bits)
+			acc >>= e.bits
+			nacc -= uint(e.bits)
 		} else {
+			r.acc, r.nacc = acc, nacc
 			v, ok := r.gamma(9)
 			if !ok {
 				return false
 			}
+			acc, nacc = r.acc, r.nacc
 			d = unzigzag(v - 1)
 		}
-		s := seats[i]
-		pred := prev
-		if seen[s] {
-			pred = last[s]
+		s := seats[i] & 3
+		pred := last[s]
+		if pred < 0 {
+			pred = prev
 		}
 		q := pred + d
 		if q < 0 || q > 255 {
 			return false
 		}
 		times[i] = byte(q)
-		last[s], seen[s], prev = q, true, q
+		last[s], prev = q, q
 	}
+	r.acc, r.nacc = acc, nacc
 	return true
 }
 
@@ -296,6 +301,7 @@ type binDeal struct {
 	n                    int             // actions
 	phases               [64]rules.Phase // the phase each action was taken in
 	choices              [64]int         // each action's bid, card or claim
+	claims               [64]int         // the row's claims, in the order made
 	seatsOf, wall, cpuMS [64]byte        // each action's table seat, wall and CPU time bytes
 	deal                 rules.Deal
 }
@@ -328,7 +334,7 @@ func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 	if r.err || n > 64 || nClaims > n {
 		return fail("truncated")
 	}
-	var claims [64]int
+	claims := &b.claims
 	for i := range nClaims {
 		claims[i] = int(r.uvarint())
 	}
@@ -393,7 +399,9 @@ func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 			if !d.PlayChosen(chooseCard) || outOfRange {
 				return fail("card out of range")
 			}
-			for _, t := range d.Tricks()[from:] { // the cards just played, as actions
+			tricks := d.Tricks()
+			for ti := from; ti < len(tricks); ti++ { // the cards just played, as actions
+				t := &tricks[ti]
 				for j, c := range t.Cards[:4] {
 					if i == len(b.phases) {
 						return fail("more actions than a deal has")

@@ -177,3 +177,30 @@ func TestAppendInt(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMatchLines times MatchLines over every league of the benchmark file (see
+// benchFile; STORE_BENCH_DB names a big one), the lines thrown away, reporting the time per
+// deal: arena export without the file check on open.
+func BenchmarkMatchLines(b *testing.B) {
+	_, db, deals := benchFile(b)
+	leagues, err := db.Leagues()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		n := 0
+		for _, l := range leagues {
+			err := MatchLines(db, l.Name, -1, func(_ *Match, lines []byte, d int) error {
+				n += d
+				return nil
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		if n != deals {
+			b.Fatalf("%d deals written, %d stored", n, deals)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(deals), "ns/deal")
+}
