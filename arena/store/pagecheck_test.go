@@ -36,9 +36,26 @@ func pagesOf(t *testing.T, data []byte, flags uint16, keyLen int) (ids []int, si
 	return ids, size
 }
 
+// freelistPageOf returns the id of the free-list page of the file's current meta page, which
+// must list at least two free pages, each by its own id (a count below 0xFFFF).
+func freelistPageOf(t *testing.T, data []byte, size int) int {
+	t.Helper()
+	w := pageWalker{data: data, pageSize: uint64(size)}
+	meta, ok := w.currentMeta()
+	if !ok {
+		t.Fatal("no valid meta page")
+	}
+	id := int(binary.LittleEndian.Uint64(meta[48:]))
+	if n := binary.LittleEndian.Uint16(data[id*size+10:]); n < 2 || n == 0xFFFF {
+		t.Fatalf("the free list, page %d, lists %d pages", id, n)
+	}
+	return id
+}
+
 // TestPageCheck: damage that made bbolt read outside its map (a fault on the goroutine of
-// bbolt's Tx.Check, fatal to the process) or loop, and damage that leaves every page sound
-// but loses rows, is reported by Open or Verify as ErrCorrupt, naming the page or the match,
+// bbolt's Tx.Check, fatal to the process) or loop, damage that Verify's bbolt Tx.Check finds
+// (keys out of order, the free list wrong), and damage that leaves every page sound but
+// loses rows, is reported by Open or Verify as ErrCorrupt, naming the page or the match,
 // and the file is not changed.
 func TestPageCheck(t *testing.T) {
 	db, path := storedMatch(t, 3)
@@ -52,6 +69,7 @@ func TestPageCheck(t *testing.T) {
 	leaves, size := pagesOf(t, intact, leafPage, 10) // pages of deal rows
 	branches, _ := pagesOf(t, intact, branchPage, 0)
 	leaf, branch := leaves[len(leaves)/2], branches[0]
+	free := freelistPageOf(t, intact, size)
 	put32 := func(data []byte, at int, v uint32) { binary.LittleEndian.PutUint32(data[at:], v) }
 	for _, tc := range []struct {
 		name, want string
@@ -74,6 +92,19 @@ func TestPageCheck(t *testing.T) {
 		}},
 		{"a page lost a row", "holds 31 stored deals, its record says 32", func(d []byte) {
 			binary.LittleEndian.PutUint16(d[leaf*size+10:], binary.LittleEndian.Uint16(d[leaf*size+10:])-1)
+		}},
+		{"keys out of order", "needs to be > (found <) than previous element", func(d []byte) {
+			e := leaf*size + pageHeaderLen
+			d[e+int(binary.LittleEndian.Uint32(d[e+4:]))] = 0xff // the first byte of the first key
+		}},
+		{"a page in use and free", "reachable freed", func(d []byte) {
+			binary.LittleEndian.PutUint64(d[free*size+pageHeaderLen:], uint64(leaf)) // the first free id
+		}},
+		{"a page neither in use nor free", "unreachable unfreed", func(d []byte) {
+			binary.LittleEndian.PutUint16(d[free*size+10:], binary.LittleEndian.Uint16(d[free*size+10:])-1)
+		}},
+		{"a page free twice", "already freed", func(d []byte) {
+			binary.LittleEndian.PutUint64(d[free*size+pageHeaderLen+8:], binary.LittleEndian.Uint64(d[free*size+pageHeaderLen:]))
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
