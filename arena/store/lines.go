@@ -191,8 +191,8 @@ func appendResult(out []byte, d *rules.Deal) []byte {
 	}
 	if tricks := d.Tricks(); len(tricks) > 0 {
 		out = append(out, `,"winners":"`...)
-		for _, t := range tricks {
-			out = append(out, seatNames[t.Winner]...)
+		for i := range tricks {
+			out = append(out, "NESW"[tricks[i].Winner&3])
 		}
 		out = append(out, '"')
 	}
