@@ -4,7 +4,7 @@ BIN := bin
 
 ## GOAMD64: the x86-64 instruction level the Go compiler may use. Where this machine's CPU
 ## has the x86-64-v3 instructions (AVX2, BMI1 and BMI2, FMA, LZCNT, MOVBE, F16C), binaries
-## use them: the store's reads are 3-5% faster (BENCHMARKS.md). Such a binary refuses to
+## use them: the store's reads are 4-8% faster (BENCHMARKS.md). Such a binary refuses to
 ## start on an older CPU, saying so: `make build GOAMD64=v1` makes one for any x86-64 CPU.
 GOAMD64 ?= $(shell for f in avx avx2 bmi1 bmi2 fma movbe f16c abm; do grep -qw $$f /proc/cpuinfo 2>/dev/null || { echo v1; exit; }; done; echo v3)
 export GOAMD64
