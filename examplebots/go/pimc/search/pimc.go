@@ -76,6 +76,14 @@ type Config struct {
 	// world searched), searching only the bot's own side's (at a table of four). The search
 	// then has no transposition table nor equivalent-card pruning (solver.Solver.Policy).
 	ModelOpponents bool
+	// BidNatNoise, when positive, is the solver's NatNoise when the bot values a trump suit
+	// (or passing): the estimate at the bid horizon then values a contract as its expected
+	// score if the predicted points are off by the estimate's typical error times
+	// BidNatNoise, so that a contract it makes by a small margin counts the chance of going
+	// nat. 0 scores the prediction as it is.
+	BidNatNoise float64
+	// NatNoise is BidNatNoise in the card play.
+	NatNoise float64
 	// Seed seeds the sampler (0: from the clock).
 	Seed uint64
 }
@@ -118,6 +126,11 @@ type Player struct {
 	oracle func(s *bot.State, k *knowledge) (world, bool)
 	// Worlds counts the worlds valued at the last decision (for tests and tuning).
 	Worlds int
+	// bidValue is the mean value, for the bot's side, that the last searched bid found for
+	// the answer it gave (its suit, or passing), and bidSearched whether it searched (for
+	// tests: the calibration of the bid values against the scores).
+	bidValue    float64
+	bidSearched bool
 }
 
 // NewPlayer returns a player with configuration cfg.
@@ -193,7 +206,7 @@ func (p *Player) play(rs *rules.Ruleset, s *bot.State, d bot.Decision, deadline 
 		}
 		p.solver.Horizon = horizon
 	}
-	p.solver.Deadline = deadline
+	p.solver.Deadline, p.solver.NatNoise = deadline, p.cfg.NatNoise
 	base := rootPosition(rs, s, d, k, leader)
 	k.observe(s, p.cfg.InferEps, p.cfg.InferPartnerEps)
 	var sum [protocol.NumCards]float64
