@@ -106,7 +106,8 @@ const MinMargin = 20 * time.Millisecond
 // over three seeds (+0.4 points of share, inside the noise). Modelling the opponents'
 // replies in the look-ahead (ModelOpponents), 3 or 4 tricks deep, gained at a fixed 50
 // worlds against the heuristic it models but not at 100 ms a decision in real matches, so
-// it is off.
+// it is off. Pricing the nat risk into the bid values (BidNatNoise 1) was no better on two
+// seeds (-0.3 and -0.5 points of share), so it is off too.
 func DefaultConfig() Config {
 	return Config{Budget: 200 * time.Millisecond, Margin: MinMargin, ExactTricks: 5, Horizon: 3, DeepFrom: 20 * time.Millisecond,
 		BidHorizon: 2, PassBelow: 30, PassValue: true, HeuristicPass: true, InferEps: 0.2, InferDraws: 1}
