@@ -363,3 +363,70 @@ func TestFeatureDiff(t *testing.T) {
 		n++
 	}
 }
+
+// TestSmoothedNat checks the expected score of smoothed against the rules' own scoring
+// (rules.ScoreDeal) summed over a fine grid of errors in the predicted difference, for
+// either side as makers and either side searched, with and without roem.
+func TestSmoothedNat(t *testing.T) {
+	rs, _ := rules.Preset("amsterdams")
+	rng := rand.New(rand.NewPCG(19, 8))
+	for range 200 {
+		s := Solver{rs: &rs, players: 4, makerSide: rng.IntN(2), side: rng.IntN(2)}
+		var cards, roem [protocol.MaxSeats]int
+		cards[0] = rng.IntN(rs.TotalCardPoints() + 1)
+		cards[1] = rs.TotalCardPoints() - cards[0]
+		roem[0], roem[1] = 20*rng.IntN(3), 20*rng.IntN(2)
+		sigma := 25 + 25*rng.Float64()
+		// An error of e points of difference: half of it (rounded down) card points more for the
+		// makers, the rest less for the others (ScoreDeal needs only the difference and the
+		// total).
+		var sum, weight float64
+		for e := -800; e <= 800; e++ {
+			w := math.Exp(-float64(e*e) / (2 * sigma * sigma))
+			c := cards
+			c[s.makerSide] += (e+1000)/2 - 500
+			c[1-s.makerSide] -= (e+1000+1)/2 - 500
+			res := rules.ScoreDeal(&rs, s.makerSide, c, roem, [protocol.MaxSeats]int{1, 1})
+			sum += w * float64(s.valueOf(&res.Score))
+			weight += w
+		}
+		want := sum / weight
+		// A step of one point in the grid leaves up to about 1.6 points of error at the nat line.
+		if got := s.smoothed(cards, roem, sigma); math.Abs(float64(got)-want) > 2.5 {
+			t.Fatalf("makers %d, side %d, cards %v, roem %v, sigma %.1f: smoothed %d, the sum over the errors %.1f", s.makerSide, s.side, cards, roem, sigma, got, want)
+		}
+	}
+}
+
+// TestNatNoise checks that the horizon estimate uses NatNoise: with a vanishing noise it
+// scores the prediction as without (but where the prediction ends level), and with the
+// fitted noise a search of random amsterdams positions two tricks deep changes value.
+func TestNatNoise(t *testing.T) {
+	rs, _ := rules.Preset("amsterdams")
+	rng := rand.New(rand.NewPCG(19, 9))
+	s := New(16)
+	s.Horizon = 2
+	same, moved, n := 0, 0, 0
+	for n < 200 {
+		d, ok := randomDeal(rng, &rs, 6+rng.IntN(3))
+		if !ok || d.Trick().N != 0 {
+			continue
+		}
+		n++
+		p, _ := FromDeal(d)
+		side := rs.SideOf(p.ToMove())
+		s.NatNoise = 0
+		step := s.Value(&p, side)
+		s.NatNoise = 1e-9
+		if s.Value(&p, side) == step {
+			same++
+		}
+		s.NatNoise = 1
+		if s.Value(&p, side) != step {
+			moved++
+		}
+	}
+	if same < n*95/100 || moved < n/2 {
+		t.Errorf("of %d positions, %d kept their value with a vanishing NatNoise (want nearly all), %d changed with NatNoise 1 (want most)", n, same, moved)
+	}
+}

@@ -32,6 +32,14 @@ type Solver struct {
 	// the values returned are meaningless.
 	Deadline time.Time
 	aborted  bool
+	// NatNoise, when positive, makes the estimate at the horizon (at a table of four, under
+	// the majority nat rule) value a deal as the expectation of its score when the predicted
+	// difference of the points to come is off by a normal error of NatNoise times the
+	// estimate's typical error for the tricks left (natSigma), rather than the score of the
+	// prediction itself: a contract the prediction makes by a little is then worth less than
+	// its margin, as it goes nat in a good share of the layouts, and one it loses by a little
+	// more than the loss of all the points. 0 scores the prediction (a step at the nat line).
+	NatNoise float64
 
 	// Policy, when set, is asked at every node where the seat to move has more than one
 	// legal card (but not for the cards that Moves and Best value at the root): a legal

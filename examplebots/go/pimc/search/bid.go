@@ -15,6 +15,7 @@ import (
 // BidHorizon tricks deep from the first lead, with the estimate after that), and chooses the
 // best, or passes when it may and the best is worth less than PassBelow.
 func (p *Player) bid(rs *rules.Ruleset, s *bot.State, legal protocol.Bids, deadline time.Time) protocol.Bid {
+	p.bidSearched = false
 	var suits []protocol.Suit
 	for su := range protocol.Suit(protocol.NumSuits) {
 		if legal.Has(protocol.PlaySuit(su)) {
@@ -38,7 +39,7 @@ func (p *Player) bid(rs *rules.Ruleset, s *bot.State, legal protocol.Bids, deadl
 		}
 		legal &^= 1 << protocol.BidPass
 	}
-	p.solver.Horizon, p.solver.Deadline = p.cfg.BidHorizon, deadline
+	p.solver.Horizon, p.solver.Deadline, p.solver.NatNoise = p.cfg.BidHorizon, deadline, p.cfg.BidNatNoise
 	var sum [protocol.NumSuits]int
 	n := 0
 	side := rs.SideOf(protocol.Seat(k.me))
@@ -111,16 +112,20 @@ func (p *Player) bid(rs *rules.Ruleset, s *bot.State, legal protocol.Bids, deadl
 			best = su
 		}
 	}
+	p.bidSearched = true
+	p.bidValue = float64(sum[best]) / float64(n)
 	if simulate {
 		if forcedN > 0 {
 			passSum += slices.Max(forced[:])
 		}
 		if sum[best] < passSum+p.cfg.PassBelow*n {
+			p.bidValue = float64(passSum) / float64(n)
 			return protocol.BidPass
 		}
 		return protocol.PlaySuit(best)
 	}
 	if legal.Has(protocol.BidPass) && sum[best] < p.cfg.PassBelow*n {
+		p.bidSearched = false // the value of passing is not known here
 		return protocol.BidPass
 	}
 	return protocol.PlaySuit(best)

@@ -76,6 +76,14 @@ type Config struct {
 	// world searched), searching only the bot's own side's (at a table of four). The search
 	// then has no transposition table nor equivalent-card pruning (solver.Solver.Policy).
 	ModelOpponents bool
+	// BidNatNoise, when positive, is the solver's NatNoise when the bot values a trump suit
+	// (or passing): the estimate at the bid horizon then values a contract as its expected
+	// score if the predicted points are off by the estimate's typical error times
+	// BidNatNoise, so that a contract it makes by a small margin counts the chance of going
+	// nat. 0 scores the prediction as it is.
+	BidNatNoise float64
+	// NatNoise is BidNatNoise in the card play.
+	NatNoise float64
 	// Seed seeds the sampler (0: from the clock).
 	Seed uint64
 }
@@ -98,7 +106,9 @@ const MinMargin = 20 * time.Millisecond
 // over three seeds (+0.4 points of share, inside the noise). Modelling the opponents'
 // replies in the look-ahead (ModelOpponents), 3 or 4 tricks deep, gained at a fixed 50
 // worlds against the heuristic it models but not at 100 ms a decision in real matches, so
-// it is off.
+// it is off. Pricing the nat risk into the bid values (BidNatNoise 1) was no better on two
+// seeds (-0.3 and -0.5 points of share), so it is off too, and so was passing more
+// (PassBelow 50: -0.3 and -1.5 points).
 func DefaultConfig() Config {
 	return Config{Budget: 200 * time.Millisecond, Margin: MinMargin, ExactTricks: 5, Horizon: 3, DeepFrom: 20 * time.Millisecond,
 		BidHorizon: 2, PassBelow: 30, PassValue: true, HeuristicPass: true, InferEps: 0.2, InferDraws: 1}
@@ -118,6 +128,11 @@ type Player struct {
 	oracle func(s *bot.State, k *knowledge) (world, bool)
 	// Worlds counts the worlds valued at the last decision (for tests and tuning).
 	Worlds int
+	// bidValue is the mean value, for the bot's side, that the last searched bid found for
+	// the answer it gave (its suit, or passing), and bidSearched whether it searched (for
+	// tests: the calibration of the bid values against the scores).
+	bidValue    float64
+	bidSearched bool
 }
 
 // NewPlayer returns a player with configuration cfg.
@@ -193,7 +208,7 @@ func (p *Player) play(rs *rules.Ruleset, s *bot.State, d bot.Decision, deadline 
 		}
 		p.solver.Horizon = horizon
 	}
-	p.solver.Deadline = deadline
+	p.solver.Deadline, p.solver.NatNoise = deadline, p.cfg.NatNoise
 	base := rootPosition(rs, s, d, k, leader)
 	k.observe(s, p.cfg.InferEps, p.cfg.InferPartnerEps)
 	var sum [protocol.NumCards]float64

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -84,6 +85,11 @@ func TestStrength(t *testing.T) {
 	if v, err := strconv.ParseBool(os.Getenv("PIMC_PASS_VALUE")); err == nil {
 		cfg.PassValue = v
 	}
+	for name, v := range map[string]*float64{"PIMC_BID_NAT_NOISE": &cfg.BidNatNoise, "PIMC_NAT_NOISE": &cfg.NatNoise} {
+		if x, err := strconv.ParseFloat(os.Getenv(name), 64); err == nil {
+			*v = x
+		}
+	}
 	if v, err := strconv.ParseBool(os.Getenv("PIMC_MODEL_OPPONENTS")); err == nil {
 		cfg.ModelOpponents = v
 	}
@@ -130,6 +136,9 @@ func TestStrength(t *testing.T) {
 	for _, line := range log.table() {
 		t.Log(line)
 	}
+	for _, line := range log.calibration(&b) {
+		t.Log(line)
+	}
 }
 
 // decisionLog gathers the PIMC bot's bid and play decisions by trick (0 for the bids):
@@ -143,6 +152,17 @@ type decisionLog struct {
 		worlds        []int // of each searched decision; 0: the time ran out (the heuristic's answer)
 		time, maxTime time.Duration
 	}
+	bids map[bidKey]bidNote // the searched bids, for calibration
+}
+
+// bidKey names a bid decision: game, deal and seat.
+type bidKey struct{ game, deal, seat int }
+
+// bidNote is a searched bid: the mean value the bot found for its answer, and whether that
+// was a pass.
+type bidNote struct {
+	value  float64
+	passed bool
 }
 
 // wrap returns p's bot, logging its decisions in l.
@@ -174,6 +194,12 @@ func (l *decisionLog) wrap(p *Player) bot.Bot {
 		if choices > 1 {
 			e.worlds = append(e.worlds, p.Worlds)
 		}
+		if d.Kind == bot.BidKind && p.bidSearched {
+			if l.bids == nil {
+				l.bids = map[bidKey]bidNote{}
+			}
+			l.bids[bidKey{s.Game, s.Deal, int(s.Seat)}] = bidNote{p.bidValue, a.Bid == protocol.BidPass}
+		}
 		return a
 	}
 	return b
@@ -201,6 +227,62 @@ func (l *decisionLog) table() []string {
 		}
 		out = append(out, fmt.Sprintf("%5s  %9d  %8d (%d)  %6.1f / %d / %d  %v / %v", name, e.n, searched, none,
 			float64(sum)/float64(max(searched, 1)), median, least, (e.time/time.Duration(e.n)).Round(10*time.Microsecond), e.maxTime.Round(10*time.Microsecond)))
+	}
+	return out
+}
+
+// calibration compares the values the bot's searched bids found for their answers with the
+// scores of the deals (pimc's side less the other's; pimc is NS, side 0, at both tables of
+// b's boards): by the answer (a suit, by the value found; or a pass), how many, the mean value
+// found, the mean score, and, for a suit, how often it went nat.
+func (l *decisionLog) calibration(b *boards) []string {
+	type bin struct {
+		name             string
+		lo, hi           float64
+		n, nat           int
+		value, score, sq float64
+	}
+	bins := []bin{{name: "named a suit, value < 0", lo: math.Inf(-1), hi: 0}, {name: "named a suit, value 0..30", lo: 0, hi: 30},
+		{name: "named a suit, value 30..60", lo: 30, hi: 60}, {name: "named a suit, value 60..100", lo: 60, hi: 100},
+		{name: "named a suit, value >= 100", lo: 100, hi: math.Inf(1)}, {name: "named a suit, all"}, {name: "passed"}}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, p := range b.pairs {
+		for _, r := range p {
+			for seat := range 4 {
+				note, ok := l.bids[bidKey{r.Game, r.Deal, seat}]
+				if !ok {
+					continue
+				}
+				score := float64(r.Result.Score[0] - r.Result.Score[1])
+				nat := r.Result.Outcome == rules.Nat.String()
+				add := func(i int) {
+					c := &bins[i]
+					c.n++
+					c.value += note.value
+					c.score += score
+					c.sq += (score - note.value) * (score - note.value)
+					if nat {
+						c.nat++
+					}
+				}
+				if note.passed {
+					add(len(bins) - 1)
+					continue
+				}
+				add(len(bins) - 2)
+				for i := range len(bins) - 2 {
+					if note.value >= bins[i].lo && note.value < bins[i].hi {
+						add(i)
+					}
+				}
+			}
+		}
+	}
+	out := []string{"bids searched                    n   mean value  mean score  score-value  rms diff  nat (the deal's)"}
+	for _, c := range bins {
+		m := float64(max(c.n, 1))
+		out = append(out, fmt.Sprintf("%-30s %4d  %+10.1f  %+10.1f  %+11.1f  %8.1f  %d", c.name, c.n, c.value/m, c.score/m, (c.score-c.value)/m, math.Sqrt(c.sq/m), c.nat))
 	}
 	return out
 }
