@@ -132,12 +132,9 @@ func ResultRecord(d *rules.Deal, seating rules.Seating) RecordResult {
 	table := func(s protocol.Seat) string { return seating.TableSeat(s).String() }
 	var r RecordResult
 	if d.Rules().Players == 4 {
-		sums := make([]int, 8) // one allocation for the four lists, not the whole Result
+		// one allocation for the four lists, not the whole Result
+		sums := []int{res.Score[0], res.Score[1], res.CardPoints[0], res.CardPoints[1], res.Roem[0], res.Roem[1], res.TricksWon[0], res.TricksWon[1]}
 		r = RecordResult{Score: sums[0:2:2], Cards: sums[2:4:4], Roem: sums[4:6:6], Tricks: sums[6:8:8]}
-		copy(r.Score, res.Score[:2])
-		copy(r.Cards, res.CardPoints[:2])
-		copy(r.Roem, res.Roem[:2])
-		copy(r.Tricks, res.TricksWon[:2])
 		if res.PitSide >= 0 {
 			r.Pit = protocol.Team(res.PitSide).String()
 		}
