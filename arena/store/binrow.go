@@ -11,6 +11,7 @@ import (
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/klaverjas-arena/arena/referee/rules"
+	"github.com/klaverjas-arena/arena/referee/rules/bitstream"
 )
 
 // Binary rows. A league's ordinary deal (the four-player game, no fault, no rejected answer,
@@ -115,7 +116,7 @@ func encodeBinRow(rec *referee.DealRecord, bots []string) ([]byte, error) {
 	if err != nil {
 		return nil, errNotBinary
 	}
-	var w bitWriter
+	var w bitstream.Writer
 	var claims []int
 	for _, a := range rec.Actions {
 		if a.Seat != seating.TableSeat(d.ToMove()).String() {
@@ -129,7 +130,7 @@ func encodeBinRow(rec *referee.DealRecord, bots []string) ([]byte, error) {
 			if perr != nil || !legal.Has(b) || a.Card != "" || a.Claim != nil || a.Discard != "" {
 				return nil, errNotBinary
 			}
-			w.write(uint64(bits.OnesCount64(uint64(legal&(1<<b-1)))), choiceBits(bits.OnesCount64(uint64(legal))))
+			w.Write(uint64(bits.OnesCount64(uint64(legal&(1<<b-1)))), bitstream.IndexBits(bits.OnesCount64(uint64(legal))))
 			err = d.Bid(b)
 		case rules.PhaseClaim:
 			if a.Claim == nil || a.Bid != "" || a.Card != "" || a.Discard != "" || *a.Claim < 0 {
@@ -143,7 +144,7 @@ func encodeBinRow(rec *referee.DealRecord, bots []string) ([]byte, error) {
 			if perr != nil || !legal.Has(c) || a.Bid != "" || a.Claim != nil || a.Discard != "" {
 				return nil, errNotBinary
 			}
-			w.write(uint64((legal & (1<<c - 1)).Len()), choiceBits(legal.Len()))
+			w.Write(uint64((legal & (1<<c - 1)).Len()), bitstream.IndexBits(legal.Len()))
 			err = d.Play(c)
 		default:
 			return nil, errNotBinary
@@ -176,7 +177,7 @@ func encodeBinRow(rec *referee.DealRecord, bots []string) ([]byte, error) {
 	if cpu {
 		appendTimes(&w, cpuTimes[:len(rec.Actions)], seatsOf)
 	}
-	return append(out, w.bytes()...), nil
+	return append(out, w.Bytes()...), nil
 }
 
 // actionSeats returns the seat index (0-3, from the notation N E S W) of each action.
@@ -193,7 +194,7 @@ func actionSeats(actions []referee.Action) []byte {
 // appendTimes writes the time codes of a stream of time bytes, one per action: each the
 // zigzag difference from the seat's previous time (the first of a seat: from the previous
 // time of any seat, the first of all from 0), plus one, in Elias gamma code.
-func appendTimes(w *bitWriter, times, seats []byte) {
+func appendTimes(w *bitstream.Writer, times, seats []byte) {
 	var last [4]int
 	var seen [4]bool
 	prev := 0
@@ -208,26 +209,22 @@ func appendTimes(w *bitWriter, times, seats []byte) {
 		if d < 0 {
 			z = uint64(-d)<<1 - 1
 		}
-		v := z + 1
-		n := uint(bits.Len64(v)) - 1
-		w.write(0, n)
-		w.write(1, 1)
-		w.write(v&(1<<n-1), n)
+		w.WriteGamma(z + 1)
 		last[s], seen[s], prev = int(q), true, int(q)
 	}
 }
 
 // readTimes reads what appendTimes wrote for seats into times; false on a code no time has.
 // The short codes, nearly all, are looked up in gammaCodes.
-func readTimes(r *bitReader, times, seats []byte) bool {
+func readTimes(r *bitstream.Reader, times, seats []byte) bool {
 	last := [4]int{-1, -1, -1, -1} // each seat's previous time, -1 before its first
 	prev := 0
-	acc, nacc := r.acc, r.nacc // in registers: r is loaded and stored only to fill it
+	acc, nacc := r.Acc, r.N // in registers: r is loaded and stored only to fill it
 	for i := range times {
 		if nacc < gammaPeek {
-			r.acc, r.nacc = acc, nacc
-			r.fill()
-			acc, nacc = r.acc, r.nacc
+			r.Acc, r.N = acc, nacc
+			r.Fill()
+			acc, nacc = r.Acc, r.N
 		}
 		var d int
 		if e := gammaCodes[acc&(1<<gammaPeek-1)]; e.bits != 0 && uint(e.bits) <= nacc {
@@ -235,12 +232,12 @@ func readTimes(r *bitReader, times, seats []byte) bool {
 			acc >>= e.bits
 			nacc -= uint(e.bits)
 		} else {
-			r.acc, r.nacc = acc, nacc
-			v, ok := r.gamma(9)
+			r.Acc, r.N = acc, nacc
+			v, ok := r.Gamma(9)
 			if !ok {
 				return false
 			}
-			acc, nacc = r.acc, r.nacc
+			acc, nacc = r.Acc, r.N
 			d = unzigzag(v - 1)
 		}
 		s := seats[i] & 3
@@ -255,7 +252,7 @@ func readTimes(r *bitReader, times, seats []byte) bool {
 		times[i] = byte(q)
 		last[s], prev = q, q
 	}
-	r.acc, r.nacc = acc, nacc
+	r.Acc, r.N = acc, nacc
 	return true
 }
 
@@ -360,18 +357,9 @@ func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 	if err := d.Start(rs, setup); err != nil {
 		return fail(err.Error())
 	}
-	br := bitReader{data: r.data[r.pos : len(r.data)-timeBytes]}
+	br := bitstream.NewReader(r.data[r.pos : len(r.data)-timeBytes])
 	i := 0 // the next action
 	usedClaims := uint64(0)
-	outOfRange := false
-	chooseCard := func(legal rules.CardSet) (protocol.Card, bool) { // the next card of the row
-		n := legal.Len()
-		if k := br.read(choiceBits(n)); k < uint64(n) {
-			return legal.Nth(int(k)), true
-		}
-		outOfRange = true
-		return 0, false
-	}
 	for i < b.n {
 		phase := d.Phase()
 		b.phases[i], b.seatsOf[i] = phase, byte(seating.TableSeat(d.ToMove()))
@@ -379,7 +367,7 @@ func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 		switch phase {
 		case rules.PhaseBidding:
 			legal := d.LegalBids()
-			k := br.read(choiceBits(bits.OnesCount64(uint64(legal))))
+			k := br.Read(bitstream.IndexBits(bits.OnesCount64(uint64(legal))))
 			bid, ok := nthBid(legal, int(k))
 			if !ok {
 				return fail("bid out of range")
@@ -396,8 +384,8 @@ func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 			i++
 		case rules.PhasePlay:
 			from := len(d.Tricks())
-			if !d.PlayChosen(chooseCard) || outOfRange {
-				return fail("card out of range")
+			if !d.PlayIndexed(&br) {
+				return fail("a card out of range, or cut off")
 			}
 			tricks := d.Tricks()
 			for ti := from; ti < len(tricks); ti++ { // the cards just played, as actions
@@ -413,7 +401,7 @@ func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 		default:
 			return fail("an action after the deal ended")
 		}
-		if err != nil || br.err {
+		if err != nil || br.Err() {
 			return fail("an action the rules refuse")
 		}
 	}
@@ -433,10 +421,10 @@ func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 	if !readTimes(&br, b.wall[:n], b.seatsOf[:n]) || b.cpu && !readTimes(&br, b.cpuMS[:n], b.seatsOf[:n]) {
 		return fail("a time code no time has")
 	}
-	if (br.consumed()+7)/8 != uint(len(br.data)) {
+	if (br.Consumed()+7)/8 != uint(br.Size()) {
 		return fail("bytes after the deal")
 	}
-	if br.acc != 0 { // the last byte's unused bits, which the writer leaves 0
+	if br.Acc != 0 { // the last byte's unused bits, which the writer leaves 0
 		return fail("bits set after the deal")
 	}
 	return nil
@@ -503,7 +491,7 @@ func (b *binDeal) setActions(rec *referee.DealRecord) {
 
 // handNames returns the notation of each hand (CardSet.String), the four in one allocation.
 func handNames(hands [4]protocol.CardSet) (names [4]string) {
-	var buf [4*32*3 + len(shortText{}.text)]byte // room for the last fixed-size copy
+	var buf [4*protocol.NumCards*3 + handRoom]byte // room for the last fixed-size copies
 	text, ends := buf[:0], [4]int{}
 	for i, h := range hands {
 		text = appendHandText(text, h)
@@ -516,52 +504,53 @@ func handNames(hands [4]protocol.CardSet) (names [4]string) {
 	return names
 }
 
+// handRoom is the bytes appendHandText needs beyond the end of its text: a whole suit's.
+const handRoom = len(rankTexts[0])
+
 // appendHandText appends the notation of hand h (CardSet.String): its cards in ascending
-// order separated by spaces, or "-" for none; each suit's cards by one copy of a fixed size
-// (suitTexts).
+// order separated by spaces, or "-" for none. Each suit's cards, each followed by a space,
+// take one fixed-size copy of their ranks' text (rankTexts) with the suit's letters laid
+// over it; the last space is dropped. The tables are small, so that they stay in the
+// processor's first cache beside the others of a row's line.
 func appendHandText(out []byte, h protocol.CardSet) []byte {
 	if h == 0 {
 		return append(out, '-')
 	}
-	texts := &suitTexts
-	for suit := range uint(4) {
-		if cards := uint8(h >> (8 * suit)); cards != 0 {
-			out = texts[suit][cards].append(out)
-			texts = &spacedSuitTexts
+	n := len(out)
+	all := slices.Grow(out, protocol.NumCards*3+handRoom)[:n+protocol.NumCards*3+handRoom]
+	for suit := range 4 {
+		ranks := uint8(h >> (8 * suit))
+		text, letters := &rankTexts[ranks], &suitLetters[suit]
+		dst := (*[handRoom]byte)(all[n : n+handRoom])
+		for i := 0; i < handRoom; i += 8 {
+			le.PutUint64(dst[i:], le.Uint64(text[i:])|le.Uint64(letters[i:]))
 		}
+		n += 3 * bits.OnesCount8(ranks)
 	}
-	return out
+	return all[:n-1]
 }
 
-// suitTexts is suitCards as short texts, and spacedSuitTexts the same after the space that
-// separates a suit's cards from the suit's before.
-var suitTexts, spacedSuitTexts = func() (t, spaced [4][256]shortText) {
-	for suit := range t {
-		for cards := range t[suit] {
-			t[suit][cards], spaced[suit][cards] = makeShortText(suitCards[suit][cards]), makeShortText(" "+suitCards[suit][cards])
-		}
-	}
-	return t, spaced
-}()
-
-// suitCards is the notation of every set of cards of one suit, by suit and the set's bits.
-var suitCards = func() (t [4][256]string) {
-	for suit := range t {
-		for cards := range t[suit] {
-			var text []byte
-			for s := cards; s != 0; s &= s - 1 {
-				if s != cards {
-					text = append(text, ' ')
-				}
-				text = append(text, cardNames[8*suit+bits.TrailingZeros(uint(s))]...)
+// rankTexts[r] is the ranks of the rank set r (bit i for rank i, 7 to A), each as the card
+// notation's rank letter, a zero where the suit's letter goes and a space; zeros after them.
+// suitLetters[s] has the letter of suit s at every place a suit letter goes.
+var rankTexts, suitLetters = func() (t [256][24]byte, letters [4][24]byte) {
+	for r := range t {
+		k := 0
+		for rank := range 8 {
+			if r>>rank&1 != 0 {
+				t[r][3*k], t[r][3*k+2] = cardNames[rank][0], ' '
+				k++
 			}
-			t[suit][cards] = string(text)
 		}
 	}
-	return t
+	for s := range letters {
+		for i := 1; i < len(letters[s]); i += 3 {
+			letters[s][i] = cardNames[8*s][1]
+		}
+	}
+	return t, letters
 }()
 
-// seatNames, cardNames and bidNames are the notation of every seat and card, made once.
 var (
 	seatNames = [4]string{"N", "E", "S", "W"}
 	cardNames = func() (names [32]string) {
@@ -591,9 +580,6 @@ func nthBid(legal protocol.Bids, k int) (protocol.Bid, bool) {
 	return 0, false
 }
 
-// choiceBits is the bits an index among n choices takes.
-func choiceBits(n int) uint { return uint(bits.Len(uint(max(n, 1) - 1))) }
-
 // quantiseWall returns the byte of a time in milliseconds (wall or CPU), or false beyond the
 // scale.
 func quantiseWall(ms float64) (byte, bool) {
@@ -615,103 +601,6 @@ var wallTimes = func() (ms [256]float64) {
 	}
 	return ms
 }()
-
-// bitWriter appends bit fields, least significant bit first.
-type bitWriter struct {
-	out  []byte
-	acc  uint64
-	nacc uint
-}
-
-func (w *bitWriter) write(v uint64, n uint) {
-	w.acc |= v << w.nacc
-	w.nacc += n
-	for w.nacc >= 8 {
-		w.out = append(w.out, byte(w.acc))
-		w.acc >>= 8
-		w.nacc -= 8
-	}
-}
-
-func (w *bitWriter) bytes() []byte {
-	if w.nacc > 0 {
-		w.out = append(w.out, byte(w.acc))
-		w.acc, w.nacc = 0, 0
-	}
-	return w.out
-}
-
-// bitReader reads what bitWriter wrote.
-type bitReader struct {
-	data []byte
-	err  bool
-	acc  uint64 // bits loaded and not yet read, the next one lowest
-	nacc uint
-	next int // the next byte to load
-}
-
-// read returns the next n bits (n ≤ 56); past the end it sets err and returns 0.
-func (r *bitReader) read(n uint) uint64 {
-	if r.nacc < n {
-		return r.readFilled(n)
-	}
-	v := r.acc & (1<<n - 1)
-	r.acc >>= n
-	r.nacc -= n
-	return v
-}
-
-// readFilled is read when the accumulator holds too few bits: it fills it first. Not
-// inlined, so that read is.
-//
-//go:noinline
-func (r *bitReader) readFilled(n uint) uint64 {
-	if r.fill(); r.nacc < n {
-		r.err = true
-		return 0
-	}
-	return r.read(n)
-}
-
-// consumed returns the bits read so far.
-func (r *bitReader) consumed() uint { return 8*uint(r.next) - r.nacc }
-
-// fill loads the accumulator with as many whole bytes as it holds (at least 57 bits, unless
-// the data ends first); the bits above the loaded ones stay 0.
-func (r *bitReader) fill() {
-	if r.next+8 <= len(r.data) {
-		k := (64 - r.nacc) / 8 // the bytes that fit
-		w := binary.LittleEndian.Uint64(r.data[r.next:])
-		if k < 8 {
-			w &= 1<<(8*k) - 1
-		}
-		r.acc |= w << r.nacc
-		r.next += int(k)
-		r.nacc += 8 * k
-		return
-	}
-	for r.nacc <= 56 && r.next < len(r.data) {
-		r.acc |= uint64(r.data[r.next]) << r.nacc
-		r.next++
-		r.nacc += 8
-	}
-}
-
-// gamma reads an Elias gamma code (n 0 bits, a 1 bit, the n bits below it) of at most most
-// 0 bits (most < 28) and returns its value; false if it has more, or the data ends first.
-func (r *bitReader) gamma(most uint) (uint64, bool) {
-	if r.nacc <= 2*most {
-		r.fill()
-	}
-	n := uint(bits.TrailingZeros64(r.acc))
-	if n > most || 2*n+1 > r.nacc {
-		return 0, false
-	}
-	v := 1<<n | r.acc>>(n+1)&(1<<n-1)
-	r.acc >>= 2*n + 1
-	r.nacc -= 2*n + 1
-	return v, true
-}
 
 // byteReader reads the fixed and varint fields of a row.
 type byteReader struct {

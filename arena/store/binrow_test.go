@@ -16,6 +16,7 @@ import (
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee"
 	"github.com/klaverjas-arena/arena/referee/rules"
+	"github.com/klaverjas-arena/arena/referee/rules/bitstream"
 )
 
 // TestBinRowRoundTrip: every deal of real matches (claims included) is stored as a binary
@@ -284,97 +285,24 @@ func TestTimeCodes(t *testing.T) {
 		if trial%2 == 0 {
 			streams = streams[:1]
 		}
-		var w bitWriter
+		var w bitstream.Writer
 		for _, times := range streams {
 			appendTimes(&w, times, seats)
 		}
-		written := 8*uint(len(w.out)) + w.nacc
-		row := w.bytes()
+		written := w.Len()
+		row := w.Bytes()
 		if trial%3 == 2 && len(streams) == 1 && len(row) > (7*(n-1)+17+7)/8 { // a difference within ±4: at most 7 bits
 			t.Errorf("trial %d: %d steady times took %d bytes", trial, n, len(row))
 		}
-		br := bitReader{data: row}
+		br := bitstream.NewReader(row)
 		for s, times := range streams {
 			back := make([]byte, n)
 			if !readTimes(&br, back, seats) || !slices.Equal(back, times) {
 				t.Fatalf("trial %d stream %d: wrote %v, read %v", trial, s, times, back)
 			}
 		}
-		if br.consumed() != written {
-			t.Fatalf("trial %d: read %d bits of %d", trial, br.consumed(), written)
-		}
-	}
-}
-
-// refBits reads bits one at a time, least significant first: what bitReader must find.
-type refBits struct {
-	data []byte
-	pos  int
-}
-
-func (r *refBits) read(n uint) (uint64, bool) {
-	if r.pos+int(n) > 8*len(r.data) {
-		return 0, false
-	}
-	v := uint64(0)
-	for i := range n {
-		v |= uint64(r.data[r.pos/8]>>(r.pos%8)&1) << i
-		r.pos++
-	}
-	return v, true
-}
-
-// TestBitReaderGamma: reads of fields and of gamma codes find what reading one bit at a time
-// finds (the value, a code with too many 0 bits, the end of the data), on random bit streams
-// of every length around the reader's 8-byte loads.
-func TestBitReaderGamma(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	for trial := range 20000 {
-		data := make([]byte, r.IntN(20))
-		for i := range data {
-			v := r.Uint32()
-			data[i] = byte(v) & byte(v>>8) & byte(v>>16) // mostly 0 bits
-		}
-		fast, ref := bitReader{data: data}, refBits{data: data}
-		for step := 0; step < 60; step++ {
-			if r.IntN(2) == 0 {
-				n := uint(r.IntN(57))
-				got, want := fast.read(n), uint64(0)
-				want, ok := ref.read(n)
-				if got != want || fast.err == ok {
-					t.Fatalf("trial %d step %d: read(%d) %d (err %v), bit by bit %d (ok %v)", trial, step, n, got, fast.err, want, ok)
-				}
-				if !ok {
-					break
-				}
-			} else {
-				got, ok := fast.gamma(9)
-				want, wantOK, n := uint64(0), true, uint(0)
-				for {
-					bit, more := ref.read(1)
-					if !more || n == 9 && bit == 0 {
-						wantOK = false
-						break
-					}
-					if bit == 1 {
-						break
-					}
-					n++
-				}
-				if wantOK {
-					low, more := ref.read(n)
-					want, wantOK = 1<<n|low, more
-				}
-				if got != want && wantOK || ok != wantOK {
-					t.Fatalf("trial %d step %d: gamma %d %v, bit by bit %d %v", trial, step, got, ok, want, wantOK)
-				}
-				if !ok {
-					break
-				}
-			}
-			if int(fast.consumed()) != ref.pos {
-				t.Fatalf("trial %d step %d: at bit %d, bit by bit at %d", trial, step, fast.consumed(), ref.pos)
-			}
+		if br.Consumed() != written {
+			t.Fatalf("trial %d: read %d bits of %d", trial, br.Consumed(), written)
 		}
 	}
 }

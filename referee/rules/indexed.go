@@ -1,17 +1,22 @@
 package rules
 
-import "github.com/klaverjas-arena/arena/protocol"
+import (
+	"github.com/klaverjas-arena/arena/protocol"
+	"github.com/klaverjas-arena/arena/referee/rules/bitstream"
+)
 
-// PlayChosen plays, while the deal is in the play phase, the card that choose returns for
-// the player to move from the legal cards of that moment (Legal, never empty), until the
-// phase ends (the deal is done, or a trick waits for its roem claim) or choose returns
-// false, and reports whether it ended by the phase. choose must return a card of legal, as
-// with PlayUnchecked. The deal is left as a loop of Legal and PlayUnchecked would leave it,
-// but the loop is fused, one trick at a time: it is the readers' way to re-derive a stored
-// deal from the choices it records.
-func (d *Deal) PlayChosen(choose func(legal CardSet) (Card, bool)) bool {
+// PlayIndexed plays, while the deal is in the play phase, each card as its index among the
+// legal cards of its moment (Legal, counted from the lowest), read from r in
+// bitstream.IndexBits of their number (none when only one card is legal), until the phase
+// ends (the deal is done, or a trick waits for its roem claim), and reports whether it did:
+// false when an index is out of range or r ends first, the deal and r left as before that
+// card. The deal is left as a loop of Legal and PlayUnchecked would leave it, but the loop
+// is fused, one trick at a time, with r's bits in registers: it is the readers' way to
+// re-derive a stored deal from the choices it records.
+func (d *Deal) PlayIndexed(r *bitstream.Reader) bool {
 	trump, n := d.trump, d.players
 	t := &d.trick
+	acc, nacc := r.Acc, r.N
 	for d.phase == PhasePlay {
 		s, best := d.toMove, d.best
 		var follow CardSet                  // the led suit, unless it is trumps (see legalAt)
@@ -33,11 +38,22 @@ func (d *Deal) PlayChosen(choose func(legal CardSet) (Card, bool)) bool {
 					legal = legalAt(&d.rules, trump, hand, t, best)
 				}
 			}
-			c, ok := choose(legal)
-			if !ok {
+			k := legal.Len()
+			w := bitstream.IndexBits(k)
+			if nacc < w {
+				r.Acc, r.N = acc, nacc
+				r.Fill()
+				acc, nacc = r.Acc, r.N
+			}
+			index := acc & (1<<w - 1)
+			if nacc < w || index >= uint64(k) {
+				r.Acc, r.N = acc, nacc
 				d.toMove, d.best = s, best
 				return false
 			}
+			acc >>= w
+			nacc -= w
+			c := legal.Nth(int(index))
 			d.hands[s&3] = hand.Remove(c)
 			t.Add(c)
 			if i == 0 {
@@ -60,5 +76,6 @@ func (d *Deal) PlayChosen(choose func(legal CardSet) (Card, bool)) bool {
 		d.best = best
 		d.finishTrick()
 	}
+	r.Acc, r.N = acc, nacc
 	return true
 }
