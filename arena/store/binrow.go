@@ -214,38 +214,32 @@ func appendTimes(w *bitstream.Writer, times, seats []byte) {
 	}
 }
 
-// readTimes reads what appendTimes wrote for seats into times; false on a code no time has.
-// The short codes, nearly all, are looked up in gammaCodes.
+// readTimes reads what appendTimes wrote for seats into times; false on a code no time has
+// (more than timeZeros 0 bits) or data that ends first. Each code is decoded from the
+// accumulator in registers, without a table: a table of the short codes missed the
+// processor's first cache on one code in seven beside the text tables of a row's line.
 func readTimes(r *bitstream.Reader, times, seats []byte) bool {
 	last := [4]int{-1, -1, -1, -1} // each seat's previous time, -1 before its first
 	prev := 0
 	acc, nacc := r.Acc, r.N // in registers: r is loaded and stored only to fill it
 	for i := range times {
-		if nacc < gammaPeek {
+		if nacc < 2*timeZeros+1 {
 			r.Acc, r.N = acc, nacc
 			r.Fill()
 			acc, nacc = r.Acc, r.N
 		}
-		var d int
-		if e := gammaCodes[acc&(1<<gammaPeek-1)]; e.bits != 0 && uint(e.bits) <= nacc {
-			d = int(e.diff)
-			acc >>= e.bits
-			nacc -= uint(e.bits)
-		} else {
-			r.Acc, r.N = acc, nacc
-			v, ok := r.Gamma(9)
-			if !ok {
-				return false
-			}
-			acc, nacc = r.Acc, r.N
-			d = unzigzag(v - 1)
+		v, length, ok := bitstream.DecodeGamma(acc, nacc, timeZeros)
+		if !ok {
+			return false
 		}
+		acc >>= length
+		nacc -= length
 		s := seats[i] & 3
 		pred := last[s]
 		if pred < 0 {
 			pred = prev
 		}
-		q := pred + d
+		q := pred + unzigzag(v-1)
 		if q < 0 || q > 255 {
 			return false
 		}
@@ -256,34 +250,11 @@ func readTimes(r *bitstream.Reader, times, seats []byte) bool {
 	return true
 }
 
+// timeZeros is the most 0 bits a time code begins with: those of ±255, the largest difference.
+const timeZeros = 8
+
 // unzigzag is the difference that appendTimes coded as z.
-func unzigzag(z uint64) int {
-	if z&1 != 0 {
-		return -int(z>>1) - 1
-	}
-	return int(z >> 1)
-}
-
-// gammaPeek is the bits that gammaCodes looks up.
-const gammaPeek = 12
-
-// gammaCodes[w] is the time code (see appendTimes) in the lowest bits of the gammaPeek bits
-// w: its length in bits and the difference it codes; a length of 0 when it does not fit in
-// them.
-var gammaCodes = func() (codes [1 << gammaPeek]struct {
-	bits uint8
-	diff int8
-}) {
-	for w := range codes {
-		n := bits.TrailingZeros(uint(w) | 1<<gammaPeek)
-		if 2*n+1 > gammaPeek {
-			continue
-		}
-		v := uint64(1<<n | w>>(n+1)&(1<<n-1))
-		codes[w].bits, codes[w].diff = uint8(2*n+1), int8(unzigzag(v-1))
-	}
-	return codes
-}()
+func unzigzag(z uint64) int { return int(z>>1) ^ -int(z&1) }
 
 // binDeal is a binary row decoded with the rules engine: the row's fields as the engine's
 // values, each decision as it was taken, and the finished deal. A reader that needs no

@@ -111,18 +111,14 @@ func (r *Reader) Fill() {
 	}
 }
 
-// Gamma reads an Elias gamma code (see Writer.WriteGamma) of at most most 0 bits
-// (most < 28) and returns its value; false if it has more, or the data ends first.
-func (r *Reader) Gamma(most uint) (uint64, bool) {
-	if r.N <= 2*most {
-		r.Fill()
+// DecodeGamma decodes the Elias gamma code (see Writer.WriteGamma) in the lowest n bits of
+// acc, as a Reader holds them in Acc and N: its value and its length in bits; false when it
+// begins with more than most 0 bits (most < 32), or does not lie whole in the n bits. A
+// Reader's Acc holds at least 2*most+1 bits after Fill unless its data ends first.
+func DecodeGamma(acc uint64, n, most uint) (v uint64, length uint, ok bool) {
+	zeros := uint(bits.TrailingZeros64(acc))
+	if zeros > most || 2*zeros+1 > n {
+		return 0, 0, false
 	}
-	n := uint(bits.TrailingZeros64(r.Acc))
-	if n > most || 2*n+1 > r.N {
-		return 0, false
-	}
-	v := 1<<n | r.Acc>>(n+1)&(1<<n-1)
-	r.Acc >>= 2*n + 1
-	r.N -= 2*n + 1
-	return v, true
+	return 1<<zeros | acc>>(zeros+1)&(1<<zeros-1), 2*zeros + 1, true
 }
