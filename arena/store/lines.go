@@ -147,24 +147,7 @@ func (w *lineWriter) appendRow(dst, key, data []byte, b *binDeal) ([]byte, error
 	}
 	out = append(out, `],"actions":`...)
 	open := len(out) // the first action's comma, which becomes the list's '['
-	for i := range b.n {
-		seat, choice := b.seatsOf[i], b.choices[i]
-		switch b.phases[i] {
-		case rules.PhaseBidding:
-			out = bidActions[seat][choice].append(out)
-		case rules.PhaseClaim:
-			out = appendInt(append(out, claimActions[seat]...), choice)
-			out = append(out, `,"ms":`...)
-		default:
-			out = cardActions[seat][choice].append(out)
-		}
-		if b.cpu && wallTime(b.cpuMS[i]) != 0 {
-			out = timeTexts[b.wall[i]].append(out)
-			out = closedTimeTexts[b.cpuMS[i]].append(append(out, `,"cpu":`...))
-		} else {
-			out = closedTimeTexts[b.wall[i]].append(out)
-		}
-	}
+	out = appendActions(out, b)
 	if b.n == 0 {
 		out = append(out, '[')
 	} else {
@@ -172,6 +155,42 @@ func (w *lineWriter) appendRow(dst, key, data []byte, b *binDeal) ([]byte, error
 	}
 	out = appendResult(append(out, `],"result":`...), &b.deal)
 	return append(out, w.rulesJSON...), nil
+}
+
+// actionRoom is the most bytes appendActions writes for one action: its start and its
+// times, each copied whole (see shortText).
+const actionRoom = 3*len(shortText{}.text) + len(`,"cpu":`)
+
+// appendActions appends the actions of b, each from the comma before it, by copies into
+// room reserved for all of them.
+func appendActions(out []byte, b *binDeal) []byte {
+	out = slices.Grow(out, actionRoom*b.n)
+	n, all := len(out), out[:cap(out)]
+	put := func(t *shortText) {
+		*(*[len(t.text)]byte)(all[n : n+len(t.text)]) = t.text
+		n += int(t.n)
+	}
+	for i := range b.n {
+		seat, choice := b.seatsOf[i]&3, b.choices[i]
+		switch b.phases[i] {
+		case rules.PhaseBidding:
+			put(&bidActions[seat][choice])
+		case rules.PhaseClaim:
+			n += copy(all[n:], claimActions[seat])
+			n = len(appendInt(all[:n], choice))
+			n += copy(all[n:], `,"ms":`)
+		default:
+			put(&cardActions[seat][choice&31])
+		}
+		if b.cpu && wallTime(b.cpuMS[i]) != 0 {
+			put(&timeTexts[b.wall[i]])
+			n += copy(all[n:], `,"cpu":`)
+			put(&closedTimeTexts[b.cpuMS[i]])
+		} else {
+			put(&closedTimeTexts[b.wall[i]])
+		}
+	}
+	return all[:n]
 }
 
 // appendResult appends the result of d, a deal at a table of four, as dealjson.AppendResult
