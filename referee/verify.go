@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 
@@ -266,22 +267,55 @@ func (v *matchVerifier) over(sum *GameSum) bool {
 // twins checks the deals of a duplicate game, recs[start:end], against those of its set's
 // first game starting at base: a deal both played was dealt the same cards.
 func (v *matchVerifier) twins(base, start, end int) {
-	type key struct{ deal, attempt int }
-	firstGame := map[key]int{}
-	for i := base; i < len(v.recs) && v.recs[i].Game == v.recs[base].Game; i++ {
-		firstGame[key{v.recs[i].Deal, v.recs[i].Attempt}] = i
+	baseEnd := base
+	for baseEnd < len(v.recs) && v.recs[baseEnd].Game == v.recs[base].Game {
+		baseEnd++
 	}
-	for i := start; i < end; i++ {
-		r := &v.recs[i]
-		j, ok := firstGame[key{r.Deal, r.Attempt}]
-		if !ok {
-			continue // a redeal or a deal only one of the games played
-		}
-		if !sameCards(&v.recs[j], r, v.table) {
-			t := &v.recs[j]
+	check := func(j, i int) {
+		if r, t := &v.recs[i], &v.recs[j]; !sameCards(t, r, v.table) {
 			v.report(i, "attempt %d was not dealt the cards of its duplicate twin, game %d deal %d attempt %d, moved on with the dealer", r.Attempt, t.Game, t.Deal, t.Attempt)
 		}
 	}
+	if increasing(v.recs[base:baseEnd]) && increasing(v.recs[start:end]) {
+		// Both games in deal order, as a match plays them: the twins meet in one walk.
+		for i, j := start, base; i < end; i++ {
+			for j < baseEnd && dealOrder(&v.recs[j], &v.recs[i]) < 0 {
+				j++
+			}
+			if j < baseEnd && dealOrder(&v.recs[j], &v.recs[i]) == 0 {
+				check(j, i)
+			}
+		}
+		return
+	}
+	type key struct{ deal, attempt int }
+	firstGame := map[key]int{}
+	for i := base; i < baseEnd; i++ {
+		firstGame[key{v.recs[i].Deal, v.recs[i].Attempt}] = i
+	}
+	for i := start; i < end; i++ {
+		if j, ok := firstGame[key{v.recs[i].Deal, v.recs[i].Attempt}]; ok {
+			check(j, i) // else a redeal or a deal only one of the games played
+		}
+	}
+}
+
+// dealOrder compares two records of a game by deal, then attempt.
+func dealOrder(a, b *DealRecord) int {
+	if c := cmp.Compare(a.Deal, b.Deal); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Attempt, b.Attempt)
+}
+
+// increasing reports whether recs are in strictly increasing deal order.
+func increasing(recs []DealRecord) bool {
+	for i := 1; i < len(recs); i++ {
+		if dealOrder(&recs[i-1], &recs[i]) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // sameCards reports whether two deals were dealt the same cards the same way round from

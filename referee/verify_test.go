@@ -133,6 +133,13 @@ func TestVerifyMatchFindings(t *testing.T) {
 			r[18].Hands[0], r[18].Hands[2] = r[18].Hands[2], r[18].Hands[0]
 			return r
 		}, 18, "duplicate twin"},
+		{"twin-out-of-order", recs, func(r []DealRecord) []DealRecord {
+			// The twin's first game out of deal order: the twins are found all the same.
+			g := gameStart(r, (r[18].Game-1)/2*2+1)
+			r[g+2], r[g+3] = r[g+3], r[g+2] // deal 4 before deal 3, the twin of record 18
+			r[18].Hands[0], r[18].Hands[2] = r[18].Hands[2], r[18].Hands[0]
+			return r
+		}, 18, "duplicate twin"},
 		{"twin-pile", recs, func(r []DealRecord) []DealRecord { r[18].Pile = []string{"2C"}; return r }, 18, "duplicate twin"},
 		{"goes-on", recs, func(r []DealRecord) []DealRecord {
 			extra := r[15]
