@@ -272,6 +272,7 @@ type binDeal struct {
 	claims               [64]int         // the row's claims, in the order made
 	seatsOf, wall, cpuMS [64]byte        // each action's table seat, wall and CPU time bytes
 	deal                 rules.Deal
+	names                [256]handName // hands named lately, by nameSlot (see handNames)
 }
 
 // seating is the table of a binary row's deal: four players.
@@ -423,7 +424,7 @@ func decodeBinRow(data []byte, rec *referee.DealRecord, bots []string, b *binDea
 	for i, s := range b.seats {
 		rec.Seats[i] = bots[s]
 	}
-	rec.Hands = handNames(b.hands)
+	rec.Hands = b.handNames()
 	rec.Skart, rec.Pile, rec.Table, rec.Faults, rec.Rejected = "", nil, 0, nil, nil
 	rec.Result = referee.ResultRecord(&b.deal, b.seating())
 	if !actions {
@@ -459,6 +460,34 @@ func (b *binDeal) setActions(rec *referee.DealRecord) {
 		}
 	}
 }
+
+// handNames returns the notation of each of the deal's hands (CardSet.String). A duplicate
+// match deals every hand again in its other games: the names are kept (names), and a deal
+// whose four hands were all seen lately takes them from there, without text or allocation.
+func (b *binDeal) handNames() [4]string {
+	var names [4]string
+	for i, h := range b.hands {
+		e := &b.names[nameSlot(h)]
+		if e.hand != h || e.name == "" {
+			names = handNames(b.hands)
+			for i, h := range b.hands {
+				b.names[nameSlot(h)] = handName{h, names[i]}
+			}
+			return names
+		}
+		names[i] = e.name
+	}
+	return names
+}
+
+// handName is a hand and its notation.
+type handName struct {
+	hand protocol.CardSet
+	name string
+}
+
+// nameSlot is the place of hand h in binDeal.names: a multiplicative hash of its bits.
+func nameSlot(h protocol.CardSet) uint8 { return uint8(uint32(h) * 0x9E3779B1 >> 24) }
 
 // handNames returns the notation of each hand (CardSet.String), the four in one allocation.
 func handNames(hands [4]protocol.CardSet) (names [4]string) {
