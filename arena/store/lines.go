@@ -308,8 +308,9 @@ var smallInts = func() (t [1000][4]byte) {
 	return t
 }()
 
-// shortText is a text of at most 31 bytes, appended by one copy of a fixed size: the pieces
-// of an action are many and short, and a copy of a known size takes no call.
+// shortText is a text of at most 31 bytes, written by one copy of a fixed size (see
+// appendActions): the pieces of an action are many and short, and a copy of a known size
+// takes no call.
 type shortText struct {
 	n    uint8
 	text [31]byte
@@ -322,13 +323,4 @@ func makeShortText(s string) shortText {
 	t := shortText{n: uint8(len(s))}
 	copy(t.text[:], s)
 	return t
-}
-
-func (t *shortText) append(out []byte) []byte {
-	n := len(out)
-	if cap(out)-n < len(t.text) {
-		out = slices.Grow(out, len(t.text))
-	}
-	*(*[len(t.text)]byte)(out[n : n+len(t.text)]) = t.text
-	return out[:n+int(t.n)]
 }
