@@ -175,10 +175,10 @@ func appendActions(out []byte, b *binDeal) []byte {
 		switch b.phases[i] {
 		case rules.PhaseBidding:
 			put(&bidActions[seat][choice])
-		case rules.PhaseClaim:
-			n += copy(all[n:], claimActions[seat])
-			n = len(appendInt(all[:n], choice))
-			n += copy(all[n:], `,"ms":`)
+		case rules.PhaseClaim: // any number: its text may outgrow the room, which is made again
+			o := append(appendInt(append(all[:n], claimActions[seat]...), choice), `,"ms":`...)
+			o = slices.Grow(o, actionRoom*(b.n-i))
+			n, all = len(o), o[:cap(o)]
 		default:
 			put(&cardActions[seat][choice&31])
 		}

@@ -178,6 +178,29 @@ func TestAppendInt(t *testing.T) {
 	}
 }
 
+// TestAppendActionsRoom: actions whose text is as long as it gets (claims of 19 digits, the
+// longest times, CPU times) are written whole and in order, from a buffer without room.
+func TestAppendActionsRoom(t *testing.T) {
+	text := func(t *shortText) string { return string(t.text[:t.n]) }
+	for _, n := range []int{1, 2, 9, 64} {
+		b := &binDeal{n: n, cpu: true}
+		want := "prefix"
+		for i := range n {
+			b.phases[i], b.seatsOf[i], b.wall[i], b.cpuMS[i] = rules.PhasePlay, byte(i%4), byte(255-i), byte(254-i)
+			b.choices[i] = i % 32
+			action := text(&cardActions[i%4][i%32])
+			if i%3 != 1 {
+				b.phases[i], b.choices[i] = rules.PhaseClaim, 1<<62+i
+				action = claimActions[i%4] + strconv.Itoa(1<<62+i) + `,"ms":`
+			}
+			want += action + text(&timeTexts[255-i]) + `,"cpu":` + text(&closedTimeTexts[254-i])
+		}
+		if got := string(appendActions([]byte("prefix"), b)); got != want {
+			t.Errorf("%d actions:\n%s\nwant\n%s", n, got, want)
+		}
+	}
+}
+
 // BenchmarkMatchLines times MatchLines over every league of the benchmark file (see
 // benchFile; STORE_BENCH_DB names a big one), the lines thrown away, reporting the time per
 // deal: arena export without the file check on open.
