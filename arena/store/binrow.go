@@ -551,6 +551,7 @@ var rankTexts, suitLetters = func() (t [256][24]byte, letters [4][24]byte) {
 	return t, letters
 }()
 
+// seatNames, cardNames and bidNames are the notation of every seat and card, made once.
 var (
 	seatNames = [4]string{"N", "E", "S", "W"}
 	cardNames = func() (names [32]string) {
