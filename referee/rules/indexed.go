@@ -15,6 +15,7 @@ import (
 // re-derive a stored deal from the choices it records.
 func (d *Deal) PlayIndexed(r *bitstream.Reader) bool {
 	trump, n := d.trump, d.players
+	trumps := protocol.SuitMask(trump)
 	t := &d.trick
 	acc, nacc := r.Acc, r.N
 	for d.phase == PhasePlay {
@@ -34,7 +35,11 @@ func (d *Deal) PlayIndexed(r *bitstream.Reader) bool {
 			hand := d.hands[s&3]
 			legal := hand
 			if i > 0 {
-				if legal = hand & follow; legal == 0 {
+				switch legal = hand & follow; {
+				case legal != 0:
+				case follow != 0 && hand&trumps == 0:
+					legal = hand // neither the led suit nor trumps: any card, as legalAt says
+				default:
 					legal = legalAt(&d.rules, trump, hand, t, best)
 				}
 			}
