@@ -9,7 +9,7 @@ BIN := bin
 GOAMD64 ?= $(shell for f in avx avx2 bmi1 bmi2 fma movbe f16c abm; do grep -qw $$f /proc/cpuinfo 2>/dev/null || { echo v1; exit; }; done; echo v3)
 export GOAMD64
 
-.PHONY: bench-league bench-serve ratings-full roem-full demo demo-game soak test test-slurm deps fmt-check vet staticcheck cross unit python bench fuzz build clean
+.PHONY: bench-league bench-reads bench-serve ratings-full roem-full demo demo-game soak test test-slurm deps fmt-check vet staticcheck cross unit python bench fuzz build clean
 
 build:
 	$(GO) build -ldflags "-X main.version=$$(git describe --tags --always --dirty 2>/dev/null || echo devel)" -o $(BIN)/arena ./arena
@@ -106,6 +106,13 @@ bench:
 ## arena binary adds its league to each round (BENCHMARKS.md, "Leagues and the store").
 bench-league: build
 	ROUNDS=$${ROUNDS:-3} arena/testdata/bench-league.sh $(BIN)/arena $(BASE)
+
+## bench-reads: export, replay --verify and standings --recompute over a stored league of
+## DEALS (default 1000000) deals, whole processes, ROUNDS (default 8) rounds alternating with
+## BASE=an older arena binary if given: wall and CPU time, deals/s. READS_DB names the
+## database (default /var/tmp/arena-reads-DEALS.db, made by the scale test when missing).
+bench-reads: build
+	ROUNDS=$${ROUNDS:-8} DEALS=$${DEALS:-1000000} GO=$(GO) arena/testdata/bench-reads.sh $(BIN)/arena $(BASE)
 
 ## bench-serve: the cost of serving a running league: the same league of C bots without
 ## --serve, with --serve and spectators (4 event streams, 4 clients loading the league, bot,

@@ -24,7 +24,7 @@ import (
 // TestStandingsScale stores ARENA_SCALE_DEALS deals (e.g. 1000000) as a 10-bot league,
 // in matches of 32 deals (binary rows, through a DealWriter, as a league stores them), and
 // times arena standings on it. It is a measurement, skipped
-// unless the variable is set (make scale).
+// unless the variable is set (make bench-reads makes its database with it).
 func TestStandingsScale(t *testing.T) {
 	n, err := strconv.Atoi(os.Getenv("ARENA_SCALE_DEALS"))
 	if err != nil {
