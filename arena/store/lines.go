@@ -312,8 +312,8 @@ var smallInts = func() (t [1000][4]byte) {
 // appendActions): the pieces of an action are many and short, and a copy of a known size
 // takes no call.
 type shortText struct {
-	n    uint8
 	text [31]byte
+	n    uint8
 }
 
 func makeShortText(s string) shortText {
