@@ -25,15 +25,17 @@ import (
 // on the load of the machine (the budget is then 10 s unless PIMC_BUDGET says otherwise);
 // PIMC_SEED picks the deals (default 2026), PIMC_HORIZON, PIMC_BID_HORIZON, PIMC_EXACT and
 // PIMC_PASS_BELOW override the configuration, PIMC_HEURISTIC_PASS and PIMC_PASS_VALUE
-// (true or false) HeuristicPass and PassValue, PIMC_MODEL_OPPONENTS ModelOpponents, PIMC_INFER_EPS, PIMC_INFER_PARTNER_EPS and
-// PIMC_INFER_DRAWS the inference. PIMC_ORACLE=true gives the bot the true deal as its only
+// (true or false) HeuristicPass and PassValue, PIMC_MODEL_OPPONENTS ModelOpponents,
+// PIMC_BID_NAT_NOISE and PIMC_NAT_NOISE BidNatNoise and NatNoise, PIMC_INFER_EPS,
+// PIMC_INFER_PARTNER_EPS and PIMC_INFER_DRAWS the inference. PIMC_ORACLE=true gives the bot the true deal as its only
 // world (Player.oracle, one world a decision): the same search with perfect information, the
 // open-card ceiling of the method; PIMC_ORACLE=play does so for the card play only,
 // PIMC_ORACLE=bid for the bids only (the other decisions value PIMC_WORLDS worlds, 50 by
 // default). PIMC_TIME gives each decision that time, as the arena does, with the bot's
 // shipped budget (unless PIMC_BUDGET or PIMC_WORLDS say otherwise). The test also logs the
-// duplicate-pair Elo as arena match rates it, and, by trick, the worlds and the time of the
-// bot's decisions (see decisionLog).
+// duplicate-pair Elo as arena match rates it, by trick the worlds and the time of the bot's
+// decisions, its bids against the heuristic's on the same states, and the calibration of its
+// bid values (see decisionLog).
 //
 //	PIMC_PAIRS=20 PIMC_WORLDS=50 go test -run TestStrength -v ./examplebots/go/pimc/search
 func TestStrength(t *testing.T) {
