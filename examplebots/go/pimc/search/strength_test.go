@@ -25,15 +25,17 @@ import (
 // on the load of the machine (the budget is then 10 s unless PIMC_BUDGET says otherwise);
 // PIMC_SEED picks the deals (default 2026), PIMC_HORIZON, PIMC_BID_HORIZON, PIMC_EXACT and
 // PIMC_PASS_BELOW override the configuration, PIMC_HEURISTIC_PASS and PIMC_PASS_VALUE
-// (true or false) HeuristicPass and PassValue, PIMC_MODEL_OPPONENTS ModelOpponents, PIMC_INFER_EPS, PIMC_INFER_PARTNER_EPS and
-// PIMC_INFER_DRAWS the inference. PIMC_ORACLE=true gives the bot the true deal as its only
+// (true or false) HeuristicPass and PassValue, PIMC_MODEL_OPPONENTS ModelOpponents,
+// PIMC_BID_NAT_NOISE and PIMC_NAT_NOISE BidNatNoise and NatNoise, PIMC_INFER_EPS,
+// PIMC_INFER_PARTNER_EPS and PIMC_INFER_DRAWS the inference. PIMC_ORACLE=true gives the bot the true deal as its only
 // world (Player.oracle, one world a decision): the same search with perfect information, the
 // open-card ceiling of the method; PIMC_ORACLE=play does so for the card play only,
 // PIMC_ORACLE=bid for the bids only (the other decisions value PIMC_WORLDS worlds, 50 by
 // default). PIMC_TIME gives each decision that time, as the arena does, with the bot's
 // shipped budget (unless PIMC_BUDGET or PIMC_WORLDS say otherwise). The test also logs the
-// duplicate-pair Elo as arena match rates it, and, by trick, the worlds and the time of the
-// bot's decisions (see decisionLog).
+// duplicate-pair Elo as arena match rates it, by trick the worlds and the time of the bot's
+// decisions, its bids against the heuristic's on the same states, and the calibration of its
+// bid values (see decisionLog).
 //
 //	PIMC_PAIRS=20 PIMC_WORLDS=50 go test -run TestStrength -v ./examplebots/go/pimc/search
 func TestStrength(t *testing.T) {
@@ -153,6 +155,10 @@ type decisionLog struct {
 		time, maxTime time.Duration
 	}
 	bids map[bidKey]bidNote // the searched bids, for calibration
+	// vsHeuristic counts the bids where the bot could pass, by its place in the bidding
+	// (play-order index), its answer and the heuristic bot's on the same state (1: named a
+	// suit): how the bot, as the partner that afterPass models, bids against that model.
+	vsHeuristic [protocol.MaxSeats][2][2]int
 }
 
 // bidKey names a bid decision: game, deal and seat.
@@ -194,6 +200,12 @@ func (l *decisionLog) wrap(p *Player) bot.Bot {
 		if choices > 1 {
 			e.worlds = append(e.worlds, p.Worlds)
 		}
+		if d.Kind == bot.BidKind && d.LegalBids.Has(protocol.BidPass) {
+			if i := slices.Index(s.Playing, s.Seat); i >= 0 && i < len(l.vsHeuristic) {
+				h := strategy.Decide(s, d).Bid
+				l.vsHeuristic[i][b2i(a.Bid != protocol.BidPass)][b2i(h != protocol.BidPass)]++
+			}
+		}
 		if d.Kind == bot.BidKind && p.bidSearched {
 			if l.bids == nil {
 				l.bids = map[bidKey]bidNote{}
@@ -205,9 +217,23 @@ func (l *decisionLog) wrap(p *Player) bot.Bot {
 	return b
 }
 
-// table returns the log as lines of a table.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// table returns the log as lines of a table: the bids against the heuristic's, then the
+// decisions by trick.
 func (l *decisionLog) table() []string {
-	out := []string{"trick  decisions  searched (no world)  worlds: mean / median / min  time: mean / max"}
+	out := []string{"bids that could pass, by place: pimc pass / heuristic pass, pimc pass / heuristic named, pimc named / heuristic pass, both named"}
+	for i, v := range l.vsHeuristic {
+		if n := v[0][0] + v[0][1] + v[1][0] + v[1][1]; n > 0 {
+			out = append(out, fmt.Sprintf("  place %d: %d / %d / %d / %d", i, v[0][0], v[0][1], v[1][0], v[1][1]))
+		}
+	}
+	out = append(out, "trick  decisions  searched (no world)  worlds: mean / median / min  time: mean / max")
 	for i, e := range l.trick {
 		if e.n == 0 {
 			continue
@@ -233,8 +259,9 @@ func (l *decisionLog) table() []string {
 
 // calibration compares the values the bot's searched bids found for their answers with the
 // scores of the deals (pimc's side less the other's; pimc is NS, side 0, at both tables of
-// b's boards): by the answer (a suit, by the value found; or a pass), how many, the mean value
-// found, the mean score, and, for a suit, how often it went nat.
+// b's boards): by the answer (a suit, by the value found; or a pass, also by the side that
+// then made trumps), how many, the mean value found, the mean score, and how often the deal
+// went nat.
 func (l *decisionLog) calibration(b *boards) []string {
 	type bin struct {
 		name             string
@@ -244,7 +271,8 @@ func (l *decisionLog) calibration(b *boards) []string {
 	}
 	bins := []bin{{name: "named a suit, value < 0", lo: math.Inf(-1), hi: 0}, {name: "named a suit, value 0..30", lo: 0, hi: 30},
 		{name: "named a suit, value 30..60", lo: 30, hi: 60}, {name: "named a suit, value 60..100", lo: 60, hi: 100},
-		{name: "named a suit, value >= 100", lo: 100, hi: math.Inf(1)}, {name: "named a suit, all"}, {name: "passed"}}
+		{name: "named a suit, value >= 100", lo: 100, hi: math.Inf(1)}, {name: "named a suit, all"},
+		{name: "passed, own side then made"}, {name: "passed, the other side made"}, {name: "passed"}}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, p := range b.pairs {
@@ -268,10 +296,15 @@ func (l *decisionLog) calibration(b *boards) []string {
 				}
 				if note.passed {
 					add(len(bins) - 1)
+					if m, err := protocol.ParseSeat(r.Result.Maker); err == nil && m%2 == 0 {
+						add(len(bins) - 3)
+					} else {
+						add(len(bins) - 2)
+					}
 					continue
 				}
-				add(len(bins) - 2)
-				for i := range len(bins) - 2 {
+				add(len(bins) - 4)
+				for i := range len(bins) - 4 {
 					if note.value >= bins[i].lo && note.value < bins[i].hi {
 						add(i)
 					}
