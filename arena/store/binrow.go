@@ -467,15 +467,15 @@ func (b *binDeal) setActions(rec *referee.DealRecord) {
 func (b *binDeal) handNames() [4]string {
 	var names [4]string
 	for i, h := range b.hands {
-		e := &b.names[nameSlot(h)]
-		if e.hand != h || e.name == "" {
-			names = handNames(b.hands)
-			for i, h := range b.hands {
-				b.names[nameSlot(h)] = handName{h, names[i]}
-			}
-			return names
+		if e := &b.names[nameSlot(h)]; e.hand == h && e.name != "" {
+			names[i] = e.name
+			continue
 		}
-		names[i] = e.name
+		names = handNames(b.hands) // one not seen lately: all four made, in one allocation
+		for j, hand := range b.hands {
+			b.names[nameSlot(hand)] = handName{hand, names[j]}
+		}
+		break
 	}
 	return names
 }
