@@ -97,33 +97,15 @@ func describeKey(key []byte) string {
 // maxProblems is how many damaged values Verify names before it only counts them.
 const maxProblems = 10
 
-// Verify checks the whole file: every page and the free list (bbolt's own check), the
-// checksum of every stored value, the rows of every finished match (checkLeagueRows) and
-// each league's name (checkLeagueName).
-// It is what a league runs before it writes on; the reading commands run it too, so that a
-// damaged page is found whatever they read. bbolt's check and the values' walk run at once,
-// each in a read transaction of its own: Open's page check has made sure that the walk's
-// cursors stay inside the file and end.
+// Verify checks every stored value: the checksum of each (seal), the rows of every finished
+// match (checkLeagueRows) and each league's name (checkLeagueName). The pages were checked
+// when the file was opened (checkPages: what bbolt's Tx.Check checks and more), so the
+// values' walk stays inside the file and ends.
+// It is what a league runs before it writes on; the reading commands run it too, so that
+// damage is found whatever they read.
 func (db *DB) Verify() error {
-	var pages, values problemList
+	var values problemList
 	err := db.view(func(tx *bolt.Tx) error {
-		// bbolt's check loads a read-only file's free list unguarded, which a transaction's
-		// end reads: this one begins before it and ends after it.
-		checked := make(chan problemList, 1)
-		go func() {
-			var found problemList
-			err := db.view(func(tx *bolt.Tx) error {
-				for err := range tx.Check() {
-					found.add(err.Error())
-				}
-				return nil
-			})
-			if err != nil {
-				found.add(err.Error())
-			}
-			checked <- found
-		}()
-		defer func() { pages = <-checked }()
 		if tx.Bucket(bucketMeta) == nil {
 			return nil // a new, empty file
 		}
@@ -154,12 +136,17 @@ func (db *DB) Verify() error {
 				return err
 			}
 			checkLeagueName(b, name, old, values.add)
-			return checkLeagueRows(b, where, old, values.add)
+			inTx := func(fn func(*bolt.Bucket) error) error {
+				return db.view(func(tx *bolt.Tx) error {
+					if b := tx.Bucket(bucketLeagues).Bucket(name); b != nil {
+						return fn(b)
+					}
+					return fmt.Errorf("%w: league %s is gone from a second read of the file", ErrCorrupt, name)
+				})
+			}
+			return checkLeagueRows(b, inTx, where, old, &values)
 		})
 	})
-	if pages.n > 0 {
-		return pages.error(db.path) // the values' problems could only repeat the same damage
-	}
 	if err != nil {
 		return err
 	}
@@ -184,6 +171,14 @@ func (l *problemList) add(s string) {
 	if l.n++; l.n <= maxProblems {
 		l.names = append(l.names, s)
 	}
+}
+
+// merge adds the problems of o after l's.
+func (l *problemList) merge(o problemList) {
+	for _, s := range o.names {
+		l.add(s)
+	}
+	l.n += o.n - len(o.names)
 }
 
 // error is the ErrCorrupt of the file at path with the problems.

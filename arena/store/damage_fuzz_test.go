@@ -8,9 +8,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // FuzzDamagedFile: whatever bytes of a league's database file are changed, the reading
@@ -19,7 +22,8 @@ import (
 // as it was; it never panics, never hangs and never hands over a different league (rows
 // lost with a page's count, a match's record lost with its rows, a league renamed). The
 // input is a list of patches, three bytes each: an offset into the file (little-endian,
-// modulo its size) and the byte to put there.
+// modulo its size) and the byte to put there; an odd number of bytes forks the page walk
+// at every branch page and walks the rows in halves.
 func FuzzDamagedFile(f *testing.F) {
 	db, path := storedMatch(f, 3)
 	// bbolt reads a file whose last meta page is damaged as of the transaction before
@@ -49,6 +53,11 @@ func FuzzDamagedFile(f *testing.F) {
 	}
 	f.Add(append(patch(0, 0), patch(pageSize+10, 3)...))
 	f.Fuzz(func(t *testing.T, patches []byte) {
+		if len(patches)%2 == 1 { // the walks forked: the pages' at every branch page, the rows' in halves
+			defer func(n uint16, m uint32) { forkElements, splitMatches = n, m }(forkElements, splitMatches)
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+			forkElements, splitMatches = 2, 2
+		}
 		data := bytes.Clone(intact)
 		for i := 0; i+3 <= len(patches) && i < 3*16; i += 3 {
 			data[int(binary.LittleEndian.Uint16(patches[i:]))%len(data)] = patches[i+2]
@@ -79,6 +88,10 @@ func FuzzDamagedFile(f *testing.F) {
 			t.Logf("refused: %v", err) // bbolt's own refusals on open (invalid meta, checksum) are not ErrCorrupt
 		}
 		if err == nil {
+			// What the arena's checks pass, bbolt's own check passes too.
+			if problems := boltCheck(t, damaged); len(problems) > 0 {
+				t.Fatalf("read as intact, but bbolt's Tx.Check finds %q", problems)
+			}
 			return
 		}
 		// A league does not write on into a file the readers refuse, and leaves it as it is.
@@ -90,6 +103,27 @@ func FuzzDamagedFile(f *testing.F) {
 			t.Fatal("the refused file was changed")
 		}
 	})
+}
+
+// boltCheck returns what bbolt's Tx.Check finds in the file at path, which the arena's
+// page check must have passed (Tx.Check faults on pages outside the file).
+func boltCheck(t *testing.T, path string) (problems []string) {
+	t.Helper()
+	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	err = b.View(func(tx *bolt.Tx) error {
+		for err := range tx.Check() {
+			problems = append(problems, err.Error())
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return problems
 }
 
 // readAll opens the file read-only as the reading commands do, verifies it and returns

@@ -1,27 +1,32 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"math/bits"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"slices"
 
 	"golang.org/x/sys/unix"
 )
 
 // The page check. bbolt reads its pages through unchecked pointers into its memory map, so
 // a damaged page (a child page number past the end, an element whose key runs past its
-// page) makes it read outside the map: a fault. debug.SetPanicOnFault turns a fault into a
-// panic only on the goroutine that set it, and bbolt's own Tx.Check runs on a goroutine of
-// its own, so there a fault is fatal; a branch page that names itself makes a cursor loop
-// without end. checkPages therefore walks the file's tree first, in plain Go through
-// bounds-checked slices of a map of its own, before bbolt reads a page past the meta pages
-// and the free list (which Open, on its own goroutine, reads where faults are caught): every
-// page bbolt will read (the tree of the current meta page, its sub-buckets, inline ones
-// too, and the free list) lies inside the file, is read only once, and every element's key
-// and value lie inside their page. What it does not check (the keys' order, pages both
-// used and free) bbolt's Tx.Check does, safely once this has passed.
+// page) makes it read outside the map: a fault, fatal on any goroutine but the one that
+// set debug.SetPanicOnFault; a branch page that names itself makes a cursor loop without
+// end. checkPages therefore walks the file's tree first, in plain Go through bounds-checked
+// slices of a map of its own, before bbolt reads a page past the meta pages and the free
+// list (which Open, on its own goroutine, reads where faults are caught). It checks what
+// bbolt's Tx.Check checks, and more, in one walk: every page bbolt will read (the tree of
+// the current meta page, its sub-buckets, inline ones too, and the free list) lies inside
+// the file and is reached once; every element's key and value lie inside their page; the
+// keys are in order, on each page and between a branch page and the pages below it (inline
+// buckets too, which Tx.Check skips); no page is both in use and free, none free twice,
+// and every page below the high-water mark is one or the other.
 
 // bbolt's file layout (go.etcd.io/bbolt/internal/common), in the byte order of the machine
 // that wrote it; the arena is built for little-endian machines only (amd64, arm64).
@@ -33,6 +38,7 @@ const (
 	metaSumEnd     = metaOffset + 56 // the fields the meta's FNV-64a checksum covers
 	branchPage     = 0x01
 	leafPage       = 0x02
+	metaPage       = 0x04
 	freelistPage   = 0x10
 	bucketElement  = 0x01
 	noFreelist     = ^uint64(0)
@@ -70,7 +76,10 @@ func checkPages(path string, pageSize int) (problems problemList, err error) {
 			problems.add(fmt.Sprintf("reading it failed: %v", r))
 		}
 	}()
-	w := pageWalker{data: data, pageSize: uint64(pageSize)}
+	w := pageWalker{data: data, pageSize: uint64(pageSize), forks: make(chan struct{}, runtime.GOMAXPROCS(0)-1)}
+	for len(w.forks) < cap(w.forks) {
+		w.forks <- struct{}{}
+	}
 	w.walk()
 	return w.problemList, nil
 }
@@ -79,8 +88,13 @@ func checkPages(path string, pageSize int) (problems problemList, err error) {
 type pageWalker struct {
 	data     []byte
 	pageSize uint64
-	hwm      uint64   // the pages in use: ids below it
+	hwm      uint64   // the pages in use or free: ids below it
 	seen     []uint64 // a bit per page: reached
+	base     []uint64 // a fork's: seen when it began
+	free     []uint64 // a bit per page: on the free list
+	// forks holds a token for each walk that may run beside the others on a CPU of its own:
+	// a branch page with many elements hands the pages below its second half to one.
+	forks chan struct{}
 	problemList
 }
 
@@ -99,11 +113,41 @@ func (w *pageWalker) walk() {
 		return
 	}
 	w.seen = make([]uint64, (w.hwm+63)/64)
-	w.seen[0] = 3 // the meta pages
-	if fl := le.Uint64(meta[48:]); fl != noFreelist {
+	w.free = make([]uint64, len(w.seen))
+	w.seen[0] = 3               // the meta pages
+	for id := range uint64(2) { // their headers, which their checksums do not cover
+		head := w.data[id*w.pageSize:]
+		if le.Uint64(head) != id || le.Uint16(head[8:]) != metaPage {
+			w.addf("meta page %d's header names page %d with flags %#x", id, le.Uint64(head), le.Uint16(head[8:]))
+		}
+	}
+	fl := le.Uint64(meta[48:])
+	if fl != noFreelist {
 		w.freelist(fl)
 	}
-	w.tree(le.Uint64(meta[32:]), ref{what: "the root bucket"})
+	w.tree(le.Uint64(meta[32:]), ref{what: "the root bucket"}, nil, nil)
+	if fl != noFreelist { // without a free list on file bbolt counts every page not reached as free
+		w.unaccounted()
+	}
+}
+
+// unaccounted notes the pages below the high-water mark that are neither reached nor free:
+// lost to the file, or a sign that the free list or a tree lost an entry.
+func (w *pageWalker) unaccounted() {
+	n, first := 0, uint64(0)
+	for i, word := range w.seen {
+		lost := ^(word | w.free[i])
+		if i == len(w.seen)-1 && w.hwm%64 != 0 {
+			lost &= 1<<(w.hwm%64) - 1
+		}
+		if lost != 0 && n == 0 {
+			first = uint64(i)*64 + uint64(bits.TrailingZeros64(lost))
+		}
+		n += bits.OnesCount64(lost)
+	}
+	if n > 0 {
+		w.addf("%d pages (the first page %d) are neither in use nor free", n, first)
+	}
 }
 
 // currentMeta returns the meta page (from its page header on) that bbolt reads the file
@@ -137,6 +181,10 @@ func (w *pageWalker) page(id uint64, from ref) (p []byte, flags, count uint16, o
 		w.addf("%s names page %d, which is already in use", from, id)
 		return nil, 0, 0, false
 	}
+	if w.free[id/64]&(1<<(id%64)) != 0 {
+		w.addf("%s names page %d, which is on the free list", from, id)
+		return nil, 0, 0, false
+	}
 	start := id * w.pageSize
 	head := w.data[start : start+pageHeaderLen]
 	if got := le.Uint64(head); got != id {
@@ -148,36 +196,164 @@ func (w *pageWalker) page(id uint64, from ref) (p []byte, flags, count uint16, o
 		w.addf("page %d: %d overflow pages run past the pages in use", id, overflow)
 		return nil, 0, 0, false
 	}
+	for i := id + 1; i <= id+overflow; i++ {
+		if bit := uint64(1) << (i % 64); (w.seen[i/64]|w.free[i/64])&bit != 0 {
+			w.addf("page %d's overflow covers page %d, which is in use or free", id, i)
+			return nil, 0, 0, false
+		}
+	}
 	for i := id; i <= id+overflow; i++ {
 		w.seen[i/64] |= 1 << (i % 64)
 	}
 	return w.data[start : start+(overflow+1)*w.pageSize], le.Uint16(head[8:]), le.Uint16(head[10:]), true
 }
 
-// tree checks the branch or leaf page id and all below it.
-func (w *pageWalker) tree(id uint64, from ref) {
+// tree checks the branch or leaf page id and all below it, whose keys must lie in [lo, hi)
+// (nil: no bound), and returns the greatest key below it (lo if none; nil if the page is
+// unsound).
+func (w *pageWalker) tree(id uint64, from ref, lo, hi []byte) (last []byte) {
 	p, flags, count, ok := w.page(id, from)
 	if !ok {
-		return
+		return nil
 	}
 	where := ref{page: id, elem: -1}
 	switch flags {
 	case branchPage:
 		if count == 0 { // a cursor reads a branch page's first child whatever its count
 			w.addf("%s: a branch page without elements", where)
-			return
+			return nil
 		}
 		if !w.elements(p, count, where) {
-			return
+			return nil
 		}
-		for i := range uint64(count) {
-			e := p[pageHeaderLen+i*pageElementLen:]
-			w.tree(le.Uint64(e[8:]), ref{page: id, elem: int64(i)})
+		half := int(count)
+		if count >= forkElements {
+			select {
+			case <-w.forks:
+				half = int(count) / 2
+			default:
+			}
 		}
+		if half == int(count) {
+			return w.elementsBelow(p, id, 0, half, lo, hi)
+		}
+		sub := w.fork()
+		done := make(chan []byte, 1) // a fault here must not leave the fork blocked
+		go func() {
+			defer func() { w.forks <- struct{}{} }()
+			done <- sub.forked(p, id, half, int(count), hi)
+		}()
+		last = w.elementsBelow(p, id, 0, half, lo, hi)
+		subLast := <-done
+		w.join(sub)
+		w.keyAfter(ref{page: id, elem: int64(half)}, half, branchKey(p, half), last)
+		return subLast
 	case leafPage:
-		w.leaf(p, count, where)
+		return w.leaf(p, count, where, lo, hi)
 	default:
 		w.addf("%s (named by %s) is not a branch or leaf page (flags %#x)", where, from, flags)
+		return nil
+	}
+}
+
+// forkElements is the fewest elements of a branch page whose second half a walk hands to
+// a fork: 32 or more pages below each half. (A variable for the tests, which fork at
+// every branch page.)
+var forkElements uint16 = 64
+
+// elementsBelow checks elements [from, to) of branch page id (p) and the pages below them,
+// the first key at or above lo (nil: no bound) and all below hi, and returns the greatest
+// key below them. As Tx.Check has it: each element's key is above the greatest key below
+// the one before it, and the keys below an element lie from its key up to the next one's.
+func (w *pageWalker) elementsBelow(p []byte, id uint64, from, to int, lo, hi []byte) (last []byte) {
+	last = lo
+	count := int(le.Uint16(p[10:]))
+	for i := from; i < to; i++ {
+		e := p[pageHeaderLen+i*pageElementLen:]
+		key := branchKey(p, i)
+		w.keyAfter(ref{page: id, elem: int64(i)}, i, key, last)
+		w.keyBelow(ref{page: id, elem: int64(i)}, key, hi)
+		next := hi
+		if i+1 < count {
+			next = branchKey(p, i+1)
+		}
+		last = w.tree(le.Uint64(e[8:]), ref{page: id, elem: int64(i)}, key, next)
+	}
+	return last
+}
+
+// fork returns a walk of its own for part of w's pages, which join merges back: it knows
+// the pages w has reached so far.
+func (w *pageWalker) fork() *pageWalker {
+	return &pageWalker{data: w.data, pageSize: w.pageSize, hwm: w.hwm, seen: slices.Clone(w.seen),
+		base: slices.Clone(w.seen), free: w.free, forks: w.forks}
+}
+
+// forked runs fork w's part, elements [from, to) of branch page id, on a goroutine of its
+// own (a fault, the file cut short under the map, becomes a problem), and returns the
+// greatest key below them. The first element's key against the keys before it is the
+// joining walk's to check.
+func (w *pageWalker) forked(p []byte, id uint64, from, to int, hi []byte) (last []byte) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			w.addf("reading it failed: %v", r)
+			last = nil
+		}
+	}()
+	return w.elementsBelow(p, id, from, to, nil, hi)
+}
+
+// join merges fork sub, ended, into w: the pages it reached (each page either reached is a
+// problem) and its problems, after w's.
+func (w *pageWalker) join(sub *pageWalker) {
+	n, first := 0, uint64(0)
+	for i, word := range sub.seen {
+		both := (word &^ sub.base[i]) & (w.seen[i] &^ sub.base[i])
+		if both != 0 && n == 0 {
+			first = uint64(i)*64 + uint64(bits.TrailingZeros64(both))
+		}
+		n += bits.OnesCount64(both)
+		w.seen[i] |= word
+	}
+	if n > 0 {
+		w.addf("%d pages (the first page %d) are reached from two places", n, first)
+	}
+	w.merge(sub.problemList)
+}
+
+// branchKey returns element i's key on branch page p, whose elements elements has checked.
+func branchKey(p []byte, i int) []byte {
+	e := pageHeaderLen + i*pageElementLen
+	start := e + int(le.Uint32(p[e:]))
+	return p[start : start+int(le.Uint32(p[e+4:]))]
+}
+
+// leafKey returns element i's key on leaf page p, whose elements elements has checked.
+func leafKey(p []byte, i int) []byte {
+	e := pageHeaderLen + i*pageElementLen
+	start := e + int(le.Uint32(p[e+4:]))
+	return p[start : start+int(le.Uint32(p[e+8:]))]
+}
+
+// keyAfter checks key, element i at where, against prev: the first key of a page may equal
+// the bound from above it, any other must lie above the key before it.
+func (w *pageWalker) keyAfter(where ref, i int, key, prev []byte) {
+	if prev == nil {
+		return
+	}
+	switch c := bytes.Compare(prev, key); {
+	case i == 0 && c > 0:
+		w.addf("%s: key %x is below the key %x above it", where, key, prev)
+	case i > 0 && c >= 0:
+		w.addf("%s: key %x is not above the key %x before it", where, key, prev)
+	}
+}
+
+// keyBelow checks key, at where, against hi, the next key above it (nil: no bound).
+func (w *pageWalker) keyBelow(where ref, key, hi []byte) {
+	if hi != nil && bytes.Compare(key, hi) >= 0 {
+		w.addf("%s: key %x is not below the next key %x above it", where, key, hi)
 	}
 }
 
@@ -207,26 +383,31 @@ func (w *pageWalker) elements(p []byte, count uint16, where ref) bool {
 	return ok
 }
 
-// leaf checks a leaf page's elements and the sub-buckets they hold.
-func (w *pageWalker) leaf(p []byte, count uint16, where ref) {
+// leaf checks a leaf page's elements, their keys' order within [lo, hi) and the sub-buckets
+// they hold, and returns its last key (lo if it has none).
+func (w *pageWalker) leaf(p []byte, count uint16, where ref, lo, hi []byte) (last []byte) {
 	if !w.elements(p, count, where) {
-		return
+		return nil
 	}
-	for i := range uint64(count) {
+	last = lo
+	for i := range int(count) {
 		at := pageHeaderLen + i*pageElementLen
 		e := p[at:]
+		key := leafKey(p, i)
+		bw := ref{page: where.page, elem: int64(i), inline: where.inline}
+		w.keyAfter(bw, i, key, last)
+		last = key
 		if le.Uint32(e)&bucketElement == 0 {
 			continue
 		}
-		start := at + uint64(le.Uint32(e[4:])) + uint64(le.Uint32(e[8:]))
-		v := p[start : start+uint64(le.Uint32(e[12:]))]
-		bw := ref{page: where.page, elem: int64(i), inline: where.inline}
+		start := at + int(le.Uint32(e[4:])) + int(le.Uint32(e[8:]))
+		v := p[start : start+int(le.Uint32(e[12:]))]
 		if len(v) < bucketHeadLen {
 			w.addf("%s: a bucket of %d bytes", bw, len(v))
 			continue
 		}
 		if root := le.Uint64(v); root != 0 {
-			w.tree(root, bw)
+			w.tree(root, bw, nil, nil)
 			continue
 		}
 		inline := v[bucketHeadLen:]
@@ -234,11 +415,16 @@ func (w *pageWalker) leaf(p []byte, count uint16, where ref) {
 			w.addf("%s: an inline bucket without a leaf page", bw)
 			continue
 		}
-		w.leaf(inline, le.Uint16(inline[10:]), ref{page: where.page, elem: -1, inline: true})
+		w.leaf(inline, le.Uint16(inline[10:]), ref{page: where.page, elem: -1, inline: true}, nil, nil)
 	}
+	if count > 0 { // the keys in order, the last below hi puts them all below it
+		w.keyBelow(ref{page: where.page, elem: int64(count) - 1, inline: where.inline}, last, hi)
+	}
+	return last
 }
 
-// freelist checks the free-list page id: its ids fit in it and name pages in use.
+// freelist checks the free-list page id (its ids fit in it and name pages below the
+// high-water mark, each once) and notes its pages as free.
 func (w *pageWalker) freelist(id uint64) {
 	p, flags, count, ok := w.page(id, ref{what: "the meta page's free list"})
 	if !ok {
@@ -256,14 +442,28 @@ func (w *pageWalker) freelist(id uint64) {
 		w.addf("page %d: %d free ids do not fit in the free list's %d bytes", id, n, len(p))
 		return
 	}
-	bad := 0
+	bad, twice, used := 0, 0, 0
 	for i := range n {
-		if f := le.Uint64(p[pageHeaderLen+(first+i)*8:]); f < 2 || f >= w.hwm {
+		f := le.Uint64(p[pageHeaderLen+(first+i)*8:])
+		switch bit := uint64(1) << (f % 64); {
+		case f < 2 || f >= w.hwm:
 			bad++
+		case w.free[f/64]&bit != 0:
+			twice++
+		case w.seen[f/64]&bit != 0: // the free list's own pages
+			used++
+		default:
+			w.free[f/64] |= bit
 		}
 	}
 	if bad > 0 {
 		w.addf("page %d: %d free ids name no page in use", id, bad)
+	}
+	if twice > 0 {
+		w.addf("page %d: %d pages are free twice", id, twice)
+	}
+	if used > 0 {
+		w.addf("page %d: the free list lists %d of its own pages", id, used)
 	}
 }
 

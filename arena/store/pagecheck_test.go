@@ -2,10 +2,12 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -52,11 +54,10 @@ func freelistPageOf(t *testing.T, data []byte, size int) int {
 	return id
 }
 
-// TestPageCheck: damage that made bbolt read outside its map (a fault on the goroutine of
-// bbolt's Tx.Check, fatal to the process) or loop, damage that Verify's bbolt Tx.Check finds
-// (keys out of order, the free list wrong), and damage that leaves every page sound but
-// loses rows, is reported by Open or Verify as ErrCorrupt, naming the page or the match,
-// and the file is not changed.
+// TestPageCheck: damage that would make bbolt read outside its map (a fault) or loop, damage
+// that bbolt's Tx.Check finds (keys out of order, the free list wrong), and damage that
+// leaves every page sound but loses rows, is reported by Open or Verify as ErrCorrupt,
+// naming the page or the match, and the file is not changed.
 func TestPageCheck(t *testing.T) {
 	db, path := storedMatch(t, 3)
 	if err := db.Close(); err != nil {
@@ -66,10 +67,28 @@ func TestPageCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Forked, the walks read the intact file as they do alone.
+	alone, err := readAll(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	func() {
+		defer func(n uint16, m uint32) { forkElements, splitMatches = n, m }(forkElements, splitMatches)
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+		forkElements, splitMatches = 2, 2
+		if forked, err := readAll(path); err != nil || forked != alone {
+			t.Fatalf("forked, the intact file reads otherwise: %v %s", err, lineDiff(forked, alone))
+		}
+	}()
 	leaves, size := pagesOf(t, intact, leafPage, 10) // pages of deal rows
 	branches, _ := pagesOf(t, intact, branchPage, 0)
 	leaf, branch := leaves[len(leaves)/2], branches[0]
 	free := freelistPageOf(t, intact, size)
+	dealBranches, _ := pagesOf(t, intact, branchPage, 10) // above the pages of deal rows
+	dealBranch := dealBranches[0]
+	if n := binary.LittleEndian.Uint16(intact[dealBranch*size+10:]); n < 2 {
+		t.Fatalf("the deals' branch page %d has %d elements, want 2 or more", dealBranch, n)
+	}
 	put32 := func(data []byte, at int, v uint32) { binary.LittleEndian.PutUint32(data[at:], v) }
 	for _, tc := range []struct {
 		name, want string
@@ -93,38 +112,70 @@ func TestPageCheck(t *testing.T) {
 		{"a page lost a row", "holds 31 stored deals, its record says 32", func(d []byte) {
 			binary.LittleEndian.PutUint16(d[leaf*size+10:], binary.LittleEndian.Uint16(d[leaf*size+10:])-1)
 		}},
-		{"keys out of order", "needs to be > (found <) than previous element", func(d []byte) {
+		{"keys out of order", "is not above the key", func(d []byte) {
 			e := leaf*size + pageHeaderLen
 			d[e+int(binary.LittleEndian.Uint32(d[e+4:]))] = 0xff // the first byte of the first key
 		}},
-		{"a page in use and free", "reachable freed", func(d []byte) {
+		{"a branch key above the keys below it", "is below the key", func(d []byte) {
+			e := dealBranch*size + pageHeaderLen + pageElementLen // element 1
+			k := e + int(binary.LittleEndian.Uint32(d[e:]))
+			copy(d[k:k+10], bytes.Repeat([]byte{0xff}, 10))
+		}},
+		{"a branch key not above the keys before it", "is not below the next key", func(d []byte) {
+			e0, e1 := dealBranch*size+pageHeaderLen, dealBranch*size+pageHeaderLen+pageElementLen
+			k0, k1 := e0+int(binary.LittleEndian.Uint32(d[e0:])), e1+int(binary.LittleEndian.Uint32(d[e1:]))
+			copy(d[k1:k1+10], d[k0:k0+10])
+		}},
+		{"a child named twice", "", func(d []byte) {
+			e0 := dealBranch*size + pageHeaderLen
+			last := e0 + (int(binary.LittleEndian.Uint16(d[dealBranch*size+10:]))-1)*pageElementLen
+			copy(d[last+8:last+16], d[e0+8:e0+16])
+		}},
+		{"the free list lists itself", "of its own pages", func(d []byte) {
+			binary.LittleEndian.PutUint64(d[free*size+pageHeaderLen:], uint64(free))
+		}},
+		{"a page in use and free", "which is on the free list", func(d []byte) {
 			binary.LittleEndian.PutUint64(d[free*size+pageHeaderLen:], uint64(leaf)) // the first free id
 		}},
-		{"a page neither in use nor free", "unreachable unfreed", func(d []byte) {
+		{"a page neither in use nor free", "are neither in use nor free", func(d []byte) {
 			binary.LittleEndian.PutUint16(d[free*size+10:], binary.LittleEndian.Uint16(d[free*size+10:])-1)
 		}},
-		{"a page free twice", "already freed", func(d []byte) {
+		{"a page free twice", "pages are free twice", func(d []byte) {
 			binary.LittleEndian.PutUint64(d[free*size+pageHeaderLen+8:], binary.LittleEndian.Uint64(d[free*size+pageHeaderLen:]))
 		}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			data := bytes.Clone(intact)
-			tc.damage(data)
-			damaged := filepath.Join(t.TempDir(), "arena.db")
-			if err := os.WriteFile(damaged, data, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			_, err := readAll(damaged)
-			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("read: %v, want ErrCorrupt with %q", err, tc.want)
-			}
-			if _, err := Open(damaged, Options{Command: "test"}); !errors.Is(err, ErrCorrupt) {
-				t.Errorf("open for writing: %v", err)
-			}
-			if after, _ := os.ReadFile(damaged); !bytes.Equal(after, data) {
-				t.Error("the damaged file was changed")
-			}
-		})
+		// The walks alone, and forked (the page walk at every branch page, the deals' branch
+		// page among them, and the rows' walk in halves): the same damage found, a page named
+		// twice by the halves of a fork as such.
+		for _, walk := range []struct {
+			name  string
+			forks uint16
+			split uint32
+			twice string
+		}{{"alone", 1<<16 - 1, 1<<32 - 1, "which is already in use"}, {"forked", 2, 2, "are reached from two places"}} {
+			t.Run(tc.name+"/"+walk.name, func(t *testing.T) {
+				defer func(n uint16, m uint32) { forkElements, splitMatches = n, m }(forkElements, splitMatches)
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+				forkElements, splitMatches = walk.forks, walk.split
+				data := bytes.Clone(intact)
+				tc.damage(data)
+				damaged := filepath.Join(t.TempDir(), "arena.db")
+				if err := os.WriteFile(damaged, data, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				want := cmp.Or(tc.want, walk.twice)
+				_, err := readAll(damaged)
+				if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), want) {
+					t.Errorf("read: %v, want ErrCorrupt with %q", err, want)
+				}
+				if _, err := Open(damaged, Options{Command: "test"}); !errors.Is(err, ErrCorrupt) {
+					t.Errorf("open for writing: %v", err)
+				}
+				if after, _ := os.ReadFile(damaged); !bytes.Equal(after, data) {
+					t.Error("the damaged file was changed")
+				}
+			})
+		}
 	}
 	// A match's record lost with every value left sound, as bbolt would store it.
 	lost := filepath.Join(t.TempDir(), "arena.db")
