@@ -5,13 +5,15 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"io/fs"
 	"math/bits"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"unsafe"
 
-	"golang.org/x/sys/unix"
+	bolt "go.etcd.io/bbolt"
 )
 
 // The page check. bbolt reads its pages through unchecked pointers into its memory map, so
@@ -19,7 +21,7 @@ import (
 // page) makes it read outside the map: a fault, fatal on any goroutine but the one that
 // set debug.SetPanicOnFault; a branch page that names itself makes a cursor loop without
 // end. checkPages therefore walks the file's tree first, in plain Go through bounds-checked
-// slices of a map of its own, before bbolt reads a page past the meta pages and the free
+// slices of bbolt's map, before bbolt reads a page past the meta pages and the free
 // list (which Open, on its own goroutine, reads where faults are caught). It checks what
 // bbolt's Tx.Check checks, and more, in one walk: every page bbolt will read (the tree of
 // the current meta page, its sub-buckets, inline ones too, and the free list) lies inside
@@ -47,28 +49,27 @@ const (
 
 var le = binary.LittleEndian
 
-// checkPages returns what is wrong with the page structure of the bbolt file at path, which
-// bbolt has opened with pages of pageSize bytes: nothing when bbolt can read all of it
-// without reading outside it.
-func checkPages(path string, pageSize int) (problems problemList, err error) {
-	f, err := os.Open(path)
+// checkPages returns what is wrong with the page structure of the bbolt file b has open
+// at path: nothing when bbolt can read all of it without reading outside it. It reads
+// bbolt's own read-only map of the file (so that the pages are mapped once, for the walks
+// that follow too), no further than the file's size now and as before (what Open found
+// before bbolt opened it; nil if there was no file): bbolt maps at least the size it found.
+func checkPages(b *bolt.DB, path string, before fs.FileInfo) (problems problemList, err error) {
+	st, err := os.Stat(path)
 	if err != nil {
 		return problems, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return problems, err
+	size := st.Size()
+	if before != nil {
+		size = min(size, before.Size())
 	}
-	if st.Size() < 2*pageHeaderLen+metaSumEnd {
-		problems.add(fmt.Sprintf("%d bytes: too short for its meta pages", st.Size()))
+	if size < 2*pageHeaderLen+metaSumEnd {
+		problems.add(fmt.Sprintf("%d bytes: too short for its meta pages", size))
 		return problems, nil
 	}
-	data, err := unix.Mmap(int(f.Fd()), 0, int(st.Size()), unix.PROT_READ, unix.MAP_SHARED)
-	if err != nil {
-		return problems, fmt.Errorf("map %s: %w", path, err)
-	}
-	defer unix.Munmap(data)
+	info := b.Info()
+	// Info.Data is the address of bbolt's map, outside the Go heap.
+	data := unsafe.Slice(*(**byte)(unsafe.Pointer(&info.Data)), size)
 	// The file cut short under the map by another program would fault here, on this goroutine.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
@@ -76,7 +77,7 @@ func checkPages(path string, pageSize int) (problems problemList, err error) {
 			problems.add(fmt.Sprintf("reading it failed: %v", r))
 		}
 	}()
-	w := pageWalker{data: data, pageSize: uint64(pageSize), forks: make(chan struct{}, runtime.GOMAXPROCS(0)-1)}
+	w := pageWalker{data: data, pageSize: uint64(info.PageSize), forks: make(chan struct{}, runtime.GOMAXPROCS(0)-1)}
 	for len(w.forks) < cap(w.forks) {
 		w.forks <- struct{}{}
 	}

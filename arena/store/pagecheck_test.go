@@ -202,7 +202,7 @@ func TestPageCheck(t *testing.T) {
 func BenchmarkCheckPages(b *testing.B) {
 	path, db, deals := benchFile(b)
 	for b.Loop() {
-		if problems, err := checkPages(path, db.bolt.Info().PageSize); err != nil || problems.n > 0 {
+		if problems, err := checkPages(db.bolt, path, nil); err != nil || problems.n > 0 {
 			b.Fatal(problems, err)
 		}
 	}

@@ -89,10 +89,9 @@ func Open(path string, opt Options) (db *DB, err error) {
 	if opt.Timeout <= 0 {
 		opt.Timeout = DefaultTimeout
 	}
-	if opt.ReadOnly {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%w at %s (a league creates it: arena league FILE)", ErrNoDatabase, path)
-		}
+	before, err := os.Stat(path) // the size bbolt will map at least, for checkPages
+	if opt.ReadOnly && errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w at %s (a league creates it: arena league FILE)", ErrNoDatabase, path)
 	}
 	// A damaged file can make bbolt read past the end of its mapping: turn that fault
 	// into a panic, and the panic into an error.
@@ -107,7 +106,7 @@ func Open(path string, opt Options) (db *DB, err error) {
 		return nil, openError(path, err)
 	}
 	// bbolt reads no page past the meta pages and the free list before this.
-	problems, err := checkPages(path, b.Info().PageSize)
+	problems, err := checkPages(b, path, before)
 	if err == nil && problems.n > 0 {
 		err = fmt.Errorf("%w; the file was not changed", problems.error(path))
 	}
