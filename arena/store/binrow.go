@@ -329,6 +329,10 @@ func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 	if err := d.Start(rs, setup); err != nil {
 		return fail(err.Error())
 	}
+	var tableSeats [4]byte // the table seat of each seat in play (Trick.Seat of four)
+	for s := range tableSeats {
+		tableSeats[s] = byte(seating.TableSeat(protocol.Seat(s)))
+	}
 	br := bitstream.NewReader(r.data[r.pos : len(r.data)-timeBytes])
 	i := 0 // the next action
 	usedClaims := uint64(0)
@@ -360,13 +364,13 @@ func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 				return fail("a card out of range, or cut off")
 			}
 			tricks := d.Tricks()
+			if i+4*(len(tricks)-from) > len(b.phases) {
+				return fail("more actions than a deal has")
+			}
 			for ti := from; ti < len(tricks); ti++ { // the cards just played, as actions
 				t := &tricks[ti]
 				for j, c := range t.Cards[:4] {
-					if i == len(b.phases) {
-						return fail("more actions than a deal has")
-					}
-					b.phases[i], b.seatsOf[i], b.choices[i] = rules.PhasePlay, byte(seating.TableSeat(t.Seat(j, 4))), int(c)
+					b.phases[i], b.seatsOf[i], b.choices[i] = rules.PhasePlay, tableSeats[(int(t.Leader)+j)&3], int(c)
 					i++
 				}
 			}
