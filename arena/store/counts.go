@@ -125,7 +125,7 @@ type rowRun struct {
 // walk checks and counts the rows of deals with keys in [from, to) (nil: no bound).
 func (c *rowCount) walk(deals *bolt.Bucket, from, to []byte, where string, old bool) error {
 	if deals == nil {
-		return nil // the other half's walk has named it
+		return nil // a league without deals, which checkLeagueRows names
 	}
 	cur := deals.Cursor()
 	k, v := cur.First()
