@@ -98,7 +98,7 @@ func describeKey(key []byte) string {
 const maxProblems = 10
 
 // Verify checks every stored value: the checksum of each (seal), the rows of every finished
-// match (checkLeagueRows) and each league's name (checkLeagueName). The pages were checked
+// match (checkLeagueRows) and each league's name and records (checkLeagueRecords). The pages were checked
 // when the file was opened (checkPages: what bbolt's Tx.Check checks and more), so the
 // values' walk stays inside the file and ends.
 // It is what a league runs before it writes on; the reading commands run it too, so that
@@ -135,7 +135,7 @@ func (db *DB) Verify() error {
 			if err := b.ForEach(visit(where)); err != nil {
 				return err
 			}
-			checkLeagueName(b, name, old, values.add)
+			checkLeagueRecords(b, name, old, values.add)
 			inTx := func(fn func(*bolt.Bucket) error) error {
 				return db.view(func(tx *bolt.Tx) error {
 					if b := tx.Bucket(bucketLeagues).Bucket(name); b != nil {

@@ -151,9 +151,14 @@ func (c *rowCount) walk(deals *bolt.Bucket, from, to []byte, where string, old b
 	return nil
 }
 
-// checkLeagueName checks that the league stored under name says it is that league: a
-// bucket's name, unlike its values, has no checksum of its own.
-func checkLeagueName(b *bolt.Bucket, name []byte, old bool, add func(string)) {
+// checkLeagueRecords checks that the league stored under name says it is that league (a
+// bucket's name, unlike its values, has no checksum of its own) and holds the records every
+// league is made with: its totals, and its deal key if it says it is keyed. A leaf page whose
+// element count was cut by damage loses them with every value left sound.
+func checkLeagueRecords(b *bolt.Bucket, name []byte, old bool, add func(string)) {
+	if b.Get(keyTotals) == nil {
+		add(fmt.Sprintf("league %s has no totals", name))
+	}
 	v := b.Get(keyInfo)
 	if v == nil {
 		add(fmt.Sprintf("league %s has no record", name))
@@ -163,8 +168,15 @@ func checkLeagueName(b *bolt.Bucket, name []byte, old bool, add func(string)) {
 	if err != nil {
 		return // the league's walk has named it
 	}
-	var l struct{ Name string }
+	var l struct {
+		Name  string
+		Keyed bool
+	}
 	if err := json.Unmarshal(data, &l); err != nil || l.Name != string(name) {
 		add(fmt.Sprintf("league %s: its record is of league %q", name, l.Name))
+		return
+	}
+	if l.Keyed && b.Get(keyDealKey) == nil {
+		add(fmt.Sprintf("league %s is keyed but has no deal key", name))
 	}
 }

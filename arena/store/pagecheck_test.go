@@ -54,6 +54,24 @@ func freelistPageOf(t *testing.T, data []byte, size int) int {
 	return id
 }
 
+// leagueRoot returns the root page of league x's bucket in the bbolt file at path.
+func leagueRoot(t *testing.T, path string) int {
+	t.Helper()
+	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	root := 0
+	if err := b.View(func(tx *bolt.Tx) error {
+		root = int(tx.Bucket(bucketLeagues).Bucket([]byte("x")).Root())
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
 // TestPageCheck: damage that would make bbolt read outside its map (a fault) or loop, damage
 // that bbolt's Tx.Check finds (keys out of order, the free list wrong), and damage that
 // leaves every page sound but loses rows, is reported by Open or Verify as ErrCorrupt,
@@ -84,6 +102,10 @@ func TestPageCheck(t *testing.T) {
 	branches, _ := pagesOf(t, intact, branchPage, 0)
 	leaf, branch := leaves[len(leaves)/2], branches[0]
 	free := freelistPageOf(t, intact, size)
+	league := leagueRoot(t, path) // the leaf page of league x's own records, the totals its last
+	if p := intact[league*size:]; binary.LittleEndian.Uint16(p[8:]) != leafPage || !bytes.Equal(leafKey(p, int(binary.LittleEndian.Uint16(p[10:]))-1), keyTotals) {
+		t.Fatalf("league x's page %d is not a leaf page that ends with its totals", league)
+	}
 	dealBranches, _ := pagesOf(t, intact, branchPage, 10) // above the pages of deal rows
 	dealBranch := dealBranches[0]
 	if n := binary.LittleEndian.Uint16(intact[dealBranch*size+10:]); n < 2 {
@@ -131,6 +153,9 @@ func TestPageCheck(t *testing.T) {
 			last := e0 + (int(binary.LittleEndian.Uint16(d[dealBranch*size+10:]))-1)*pageElementLen
 			copy(d[last+8:last+16], d[e0+8:e0+16])
 		}},
+		{"a league's page lost its totals", "league x has no totals", func(d []byte) {
+			binary.LittleEndian.PutUint16(d[league*size+10:], binary.LittleEndian.Uint16(d[league*size+10:])-1) // its last element
+		}},
 		{"the free list lists itself", "of its own pages", func(d []byte) {
 			binary.LittleEndian.PutUint64(d[free*size+pageHeaderLen:], uint64(free))
 		}},
@@ -177,24 +202,30 @@ func TestPageCheck(t *testing.T) {
 			})
 		}
 	}
-	// A match's record lost with every value left sound, as bbolt would store it.
-	lost := filepath.Join(t.TempDir(), "arena.db")
-	if err := os.WriteFile(lost, intact, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	b, err := bolt.Open(lost, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketLeagues).Bucket([]byte("x")).Bucket(bucketMatches).Delete(u32(1))
-	}); err != nil {
-		t.Fatal(err)
-	}
-	b.Close()
-	_, err = readAll(lost)
-	if want := "32 stored deals of match 1, which has no record"; !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), want) {
-		t.Errorf("a lost match record: %v, want %q", err, want)
+	// Records lost with every value left sound, as bbolt would store it.
+	for _, tc := range []struct {
+		name, want string
+		lose       func(league *bolt.Bucket) error
+	}{
+		{"a lost match record", "32 stored deals of match 1, which has no record", func(l *bolt.Bucket) error { return l.Bucket(bucketMatches).Delete(u32(1)) }},
+		{"a lost deal key", "league x is keyed but has no deal key", func(l *bolt.Bucket) error { return l.Delete(keyDealKey) }},
+		{"lost totals", "league x has no totals", func(l *bolt.Bucket) error { return l.Delete(keyTotals) }},
+	} {
+		lost := filepath.Join(t.TempDir(), "arena.db")
+		if err := os.WriteFile(lost, intact, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		b, err := bolt.Open(lost, 0o600, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Update(func(tx *bolt.Tx) error { return tc.lose(tx.Bucket(bucketLeagues).Bucket([]byte("x"))) }); err != nil {
+			t.Fatal(err)
+		}
+		b.Close()
+		if _, err = readAll(lost); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
 	}
 }
 
