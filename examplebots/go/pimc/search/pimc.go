@@ -84,6 +84,12 @@ type Config struct {
 	BidNatNoise float64
 	// NatNoise is BidNatNoise in the card play.
 	NatNoise float64
+	// PartnerThreshold, when positive, is the strength (strategy.Strength, as the heuristic
+	// bot measures it) from which PassValue's play-out of the bidding has the bot's partner
+	// name its strongest suit, when the partner is not the last to speak (the bot at
+	// voorhand, its partner third); 0 models the partner as the heuristic bot, as it does
+	// the others. A last partner who passes leaves voorhand, an opponent, to name a suit.
+	PartnerThreshold int
 	// Seed seeds the sampler (0: from the clock).
 	Seed uint64
 }
