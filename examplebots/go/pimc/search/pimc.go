@@ -115,7 +115,8 @@ const MinMargin = 20 * time.Millisecond
 // it is off. Pricing the nat risk into the bid values (BidNatNoise 1) was no better on two
 // seeds (-0.3 and -0.5 points of share), so it is off too; passing more (PassBelow 50:
 // -0.3 and -1.5 points) and less (PassBelow 15: -0.2 and -0.1) were no better than 30,
-// nor was the nat risk in the card play (NatNoise 1: +0.0 and -0.6).
+// nor was the nat risk in the card play (NatNoise 1: +0.0 and -0.6), nor a partner who names
+// from a lower strength in PassValue's play-out (PartnerThreshold 52: -0.8 and +0.3).
 func DefaultConfig() Config {
 	return Config{Budget: 200 * time.Millisecond, Margin: MinMargin, ExactTricks: 5, Horizon: 3, DeepFrom: 20 * time.Millisecond,
 		BidHorizon: 2, PassBelow: 30, PassValue: true, HeuristicPass: true, InferEps: 0.2, InferDraws: 1}
