@@ -75,7 +75,7 @@ func (p *Player) bid(rs *rules.Ruleset, s *bot.State, legal protocol.Bids, deadl
 		}
 		pass := 0
 		if simulate {
-			maker, trump := k.afterPass(&w)
+			maker, trump := k.afterPass(&w, p.cfg.PartnerThreshold)
 			if maker == k.me {
 				for _, su := range suits {
 					forced[su] += values[su]
@@ -138,13 +138,20 @@ const bidderThreshold = 60
 // afterPass plays out, in world w, the direct_kiezen bidding after the bot passes: each seat
 // after it names its strongest suit if strong enough by the heuristic bot's measure; when
 // none does, voorhand (play-order index 0) must name one. It returns the maker and trumps.
-func (k *knowledge) afterPass(w *world) (maker int, trump protocol.Suit) {
+// partnerThreshold, when positive, replaces bidderThreshold for a seat of the bot's own side
+// that is not the last to speak (Config.PartnerThreshold).
+func (k *knowledge) afterPass(w *world, partnerThreshold int) (maker int, trump protocol.Suit) {
+	side := k.rs.SideOf(protocol.Seat(k.me))
 	for j := k.me + 1; j < k.n; j++ {
 		su, strength := strongestSuit(k.rs, w.hands[j])
 		if j == 0 || k.rs.FirstLead == rules.MakerLeads {
 			strength += 4
 		}
-		if strength >= bidderThreshold {
+		threshold := bidderThreshold
+		if partnerThreshold > 0 && j < k.n-1 && k.rs.SideOf(protocol.Seat(j)) == side {
+			threshold = partnerThreshold
+		}
+		if strength >= threshold {
 			return j, su
 		}
 	}

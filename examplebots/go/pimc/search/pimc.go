@@ -84,6 +84,12 @@ type Config struct {
 	BidNatNoise float64
 	// NatNoise is BidNatNoise in the card play.
 	NatNoise float64
+	// PartnerThreshold, when positive, is the strength (strategy.Strength, as the heuristic
+	// bot measures it) from which PassValue's play-out of the bidding has the bot's partner
+	// name its strongest suit, when the partner is not the last to speak (the bot at
+	// voorhand, its partner third); 0 models the partner as the heuristic bot, as it does
+	// the others. A last partner who passes leaves voorhand, an opponent, to name a suit.
+	PartnerThreshold int
 	// Seed seeds the sampler (0: from the clock).
 	Seed uint64
 }
@@ -109,7 +115,8 @@ const MinMargin = 20 * time.Millisecond
 // it is off. Pricing the nat risk into the bid values (BidNatNoise 1) was no better on two
 // seeds (-0.3 and -0.5 points of share), so it is off too; passing more (PassBelow 50:
 // -0.3 and -1.5 points) and less (PassBelow 15: -0.2 and -0.1) were no better than 30,
-// nor was the nat risk in the card play (NatNoise 1: +0.0 and -0.6).
+// nor was the nat risk in the card play (NatNoise 1: +0.0 and -0.6), nor a partner who names
+// from a lower strength in PassValue's play-out (PartnerThreshold 52: -0.8 and +0.3).
 func DefaultConfig() Config {
 	return Config{Budget: 200 * time.Millisecond, Margin: MinMargin, ExactTricks: 5, Horizon: 3, DeepFrom: 20 * time.Millisecond,
 		BidHorizon: 2, PassBelow: 30, PassValue: true, HeuristicPass: true, InferEps: 0.2, InferDraws: 1}

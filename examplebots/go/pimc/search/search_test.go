@@ -249,16 +249,52 @@ func TestAfterPass(t *testing.T) {
 	w.hands[1] = cards(t, "TC QC KC TD QD KD 9H TH")
 	w.hands[2] = cards(t, "7C 8C 7D 8D 7H 8H QC QD")
 	w.hands[3] = cards(t, "7S 8S 9S JS QS KS AS KC")
-	if maker, trump := k.afterPass(&w); maker != 3 || trump != protocol.Spades {
+	if maker, trump := k.afterPass(&w, 0); maker != 3 || trump != protocol.Spades {
 		t.Errorf("seat 2 weak, seat 3 with the spades: maker %d, trumps %s; want 3, spades", maker, trump)
 	}
 	w.hands[3], w.hands[2] = w.hands[2], w.hands[3]
-	if maker, trump := k.afterPass(&w); maker != 2 || trump != protocol.Spades {
+	if maker, trump := k.afterPass(&w, 0); maker != 2 || trump != protocol.Spades {
 		t.Errorf("the spades with the seat after the bot: maker %d, trumps %s; want 2, spades", maker, trump)
 	}
 	k.me = 3
-	if maker, _ := k.afterPass(&w); maker != 0 {
+	if maker, _ := k.afterPass(&w, 0); maker != 0 {
 		t.Errorf("the bot speaks last: maker %d, want voorhand (0), who must name a suit", maker)
+	}
+}
+
+// TestAfterPassPartner checks PartnerThreshold in the bidding played out after a pass: a
+// partner who speaks third, with a strength between it and the heuristic's threshold, names
+// its suit under the option and passes without it; the opponents, and a partner who speaks
+// last, bid as the heuristic does either way.
+func TestAfterPassPartner(t *testing.T) {
+	rs, _ := rules.Preset("amsterdams")
+	weak := cards(t, "7C 8C 7D 8D 7H 8H QC QD")
+	middling := cards(t, "JS 7S 8S AH 7C 8C 7D 8D") // the jack with two small trumps and a side ace
+	if _, st := strongestSuit(&rs, middling); st < 52 || st >= bidderThreshold {
+		t.Fatalf("the middling hand's strength is %d, want 52 to %d", st, bidderThreshold-1)
+	}
+	for _, c := range []struct {
+		me, at, partnerThreshold, maker int
+		what                            string
+	}{
+		{0, 2, 0, 0, "the partner third, no option: voorhand must name"},
+		{0, 2, 52, 2, "the partner third, PartnerThreshold 52: the partner names"},
+		{0, 1, 52, 0, "the opponent second, PartnerThreshold 52: voorhand must name"},
+		{0, 3, 52, 0, "the opponent last, PartnerThreshold 52: voorhand must name"},
+		{1, 3, 52, 0, "the partner last, PartnerThreshold 52: voorhand must name"},
+		{1, 2, 52, 0, "the opponent after the bot, PartnerThreshold 52: voorhand must name"},
+	} {
+		k := &knowledge{rs: &rs, n: 4, me: c.me}
+		var w world
+		for j := range 4 {
+			w.hands[j] = weak
+		}
+		w.hands[0] = cards(t, "TC QC KC TD QD KD 9H TH")
+		w.hands[c.at] = middling
+		maker, trump := k.afterPass(&w, c.partnerThreshold)
+		if maker != c.maker || maker == c.at && trump != protocol.Spades {
+			t.Errorf("%s: maker %d, trumps %s; want maker %d", c.what, maker, trump, c.maker)
+		}
 	}
 }
 

@@ -27,7 +27,8 @@ import (
 // PIMC_PASS_BELOW override the configuration, PIMC_HEURISTIC_PASS and PIMC_PASS_VALUE
 // (true or false) HeuristicPass and PassValue, PIMC_MODEL_OPPONENTS ModelOpponents,
 // PIMC_BID_NAT_NOISE and PIMC_NAT_NOISE BidNatNoise and NatNoise, PIMC_INFER_EPS,
-// PIMC_INFER_PARTNER_EPS and PIMC_INFER_DRAWS the inference. PIMC_ORACLE=true gives the bot the true deal as its only
+// PIMC_INFER_PARTNER_EPS and PIMC_INFER_DRAWS the inference, PIMC_PARTNER_THRESHOLD
+// PartnerThreshold. PIMC_ORACLE=true gives the bot the true deal as its only
 // world (Player.oracle, one world a decision): the same search with perfect information, the
 // open-card ceiling of the method; PIMC_ORACLE=play does so for the card play only,
 // PIMC_ORACLE=bid for the bids only (the other decisions value PIMC_WORLDS worlds, 50 by
@@ -76,6 +77,7 @@ func TestStrength(t *testing.T) {
 	env("PIMC_EXACT", &cfg.ExactTricks)
 	env("PIMC_PASS_BELOW", &cfg.PassBelow)
 	env("PIMC_INFER_DRAWS", &cfg.InferDraws)
+	env("PIMC_PARTNER_THRESHOLD", &cfg.PartnerThreshold)
 	for name, v := range map[string]*float64{"PIMC_INFER_EPS": &cfg.InferEps, "PIMC_INFER_PARTNER_EPS": &cfg.InferPartnerEps} {
 		if x, err := strconv.ParseFloat(os.Getenv(name), 64); err == nil {
 			*v = x
