@@ -135,20 +135,31 @@ func (w *pageWalker) walk() {
 // unaccounted notes the pages below the high-water mark that are neither reached nor free:
 // lost to the file, or a sign that the free list or a tree lost an entry.
 func (w *pageWalker) unaccounted() {
-	n, first := 0, uint64(0)
+	var lost pageTally
 	for i, word := range w.seen {
-		lost := ^(word | w.free[i])
+		neither := ^(word | w.free[i])
 		if i == len(w.seen)-1 && w.hwm%64 != 0 {
-			lost &= 1<<(w.hwm%64) - 1
+			neither &= 1<<(w.hwm%64) - 1
 		}
-		if lost != 0 && n == 0 {
-			first = uint64(i)*64 + uint64(bits.TrailingZeros64(lost))
-		}
-		n += bits.OnesCount64(lost)
+		lost.add(i, neither)
 	}
-	if n > 0 {
-		w.addf("%d pages (the first page %d) are neither in use nor free", n, first)
+	if lost.n > 0 {
+		w.addf("%d pages (the first page %d) are neither in use nor free", lost.n, lost.first)
 	}
+}
+
+// pageTally counts the pages of bitmap words, a bit a page, and the first of them.
+type pageTally struct {
+	n     int
+	first uint64
+}
+
+// add counts the pages of word, the bitmap's i-th.
+func (t *pageTally) add(i int, word uint64) {
+	if word != 0 && t.n == 0 {
+		t.first = uint64(i)*64 + uint64(bits.TrailingZeros64(word))
+	}
+	t.n += bits.OnesCount64(word)
 }
 
 // currentMeta returns the meta page (from its page header on) that bbolt reads the file
@@ -227,17 +238,10 @@ func (w *pageWalker) tree(id uint64, from ref, lo, hi []byte) (last []byte) {
 		if !w.elements(p, count, where) {
 			return nil
 		}
-		half := int(count)
-		if count >= forkElements {
-			select {
-			case <-w.forks:
-				half = int(count) / 2
-			default:
-			}
+		if count < forkElements || !w.takeFork() {
+			return w.elementsBelow(p, id, 0, int(count), lo, hi)
 		}
-		if half == int(count) {
-			return w.elementsBelow(p, id, 0, half, lo, hi)
-		}
+		half := int(count) / 2
 		sub := w.fork()
 		done := make(chan []byte, 1) // a fault here must not leave the fork blocked
 		go func() {
@@ -283,6 +287,16 @@ func (w *pageWalker) elementsBelow(p []byte, id uint64, from, to int, lo, hi []b
 	return last
 }
 
+// takeFork takes a fork's token if one is free.
+func (w *pageWalker) takeFork() bool {
+	select {
+	case <-w.forks:
+		return true
+	default:
+		return false
+	}
+}
+
 // fork returns a walk of its own for part of w's pages, which join merges back: it knows
 // the pages w has reached so far.
 func (w *pageWalker) fork() *pageWalker {
@@ -308,17 +322,13 @@ func (w *pageWalker) forked(p []byte, id uint64, from, to int, hi []byte) (last 
 // join merges fork sub, ended, into w: the pages it reached (each page either reached is a
 // problem) and its problems, after w's.
 func (w *pageWalker) join(sub *pageWalker) {
-	n, first := 0, uint64(0)
+	var twice pageTally
 	for i, word := range sub.seen {
-		both := (word &^ sub.base[i]) & (w.seen[i] &^ sub.base[i])
-		if both != 0 && n == 0 {
-			first = uint64(i)*64 + uint64(bits.TrailingZeros64(both))
-		}
-		n += bits.OnesCount64(both)
+		twice.add(i, (word&^sub.base[i])&(w.seen[i]&^sub.base[i]))
 		w.seen[i] |= word
 	}
-	if n > 0 {
-		w.addf("%d pages (the first page %d) are reached from two places", n, first)
+	if twice.n > 0 {
+		w.addf("%d pages (the first page %d) are reached from two places", twice.n, twice.first)
 	}
 	w.merge(sub.problemList)
 }
