@@ -19,10 +19,12 @@ import (
 // was due, found at the next Exchange.
 func TestExchange_EndlessAnswers(t *testing.T) {
 	t.Parallel()
+	// One write a line: print writes the line and its newline apart, and the check for
+	// output while no answer was due could then read a partial line.
 	b := pyBot(t, `import sys
 sys.stdin.readline()
 while True:
-    print("ans 1")`)
+    sys.stdout.write("ans 1\n")`)
 	p := mustStart(t, b)
 	if r := exchange(t, p, "req x", 20*time.Second); r.Line != "ans 1" {
 		t.Errorf("got %q", r.Line)
