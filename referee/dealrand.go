@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"hash"
 	"math/rand/v2"
+	"sync"
 )
 
 // KeySize is the length of a deal key (Config.Key) in bytes.
@@ -41,16 +43,29 @@ func FirstDealerRand(key []byte, seed uint64, pair int) *rand.Rand {
 }
 
 func keyedRand(key []byte, domain string, seed uint64, fields ...int) *rand.Rand {
-	msg := binary.BigEndian.AppendUint64([]byte(domain), seed)
+	var buf [64]byte // room for the longer domain, the seed and three fields
+	msg := binary.BigEndian.AppendUint64(append(buf[:0], domain...), seed)
 	for _, f := range fields {
 		msg = binary.BigEndian.AppendUint32(msg, uint32(f))
 	}
-	mac := hmac.New(sha256.New, key)
+	var mac hash.Hash
+	if len(key) == 0 {
+		mac = unkeyed.Get().(hash.Hash)
+		defer unkeyed.Put(mac)
+		mac.Reset()
+	} else {
+		mac = hmac.New(sha256.New, key)
+	}
 	mac.Write(msg)
 	var s [32]byte
-	copy(s[:], mac.Sum(nil))
+	mac.Sum(s[:0])
 	return rand.New(rand.NewChaCha8(s))
 }
+
+// unkeyed holds HMAC-SHA256 states of the empty key, each set up once and reset for each
+// use: the generators of unkeyed matches, which replay --verify of a whole league asks for
+// once a deal set (a new HMAC cost most of a microsecond and ten allocations).
+var unkeyed = sync.Pool{New: func() any { return hmac.New(sha256.New, nil) }}
 
 // checkKey accepts no key or one of KeySize bytes. The error never shows the key.
 func checkKey(key []byte) error {

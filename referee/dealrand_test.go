@@ -3,8 +3,12 @@ package referee
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -92,6 +96,46 @@ func TestDealRandIsTheDeal(t *testing.T) {
 			if h[s].String() != r.Hands[s] {
 				t.Fatalf("game %d deal %d seat %s: dealt %s, computed %s", r.Game, r.Deal, protocol.Seat(s), r.Hands[s], h[s])
 			}
+		}
+	}
+}
+
+// TestDealRandDerivation: the generators are ChaCha8 seeded with the HMAC their doc comments
+// give, computed here from crypto/hmac on its own, with the empty key (whose HMAC states are
+// kept and reset between uses) and a secret one, used over and over in turn; and their first
+// outputs are those of the logs written so far (a change would deal other cards for a seed).
+func TestDealRandDerivation(t *testing.T) {
+	key := bytes.Repeat([]byte{7}, KeySize)
+	want := func(key []byte, domain string, seed uint64, fields ...int) uint64 {
+		mac := hmac.New(sha256.New, key)
+		msg := binary.BigEndian.AppendUint64([]byte(domain), seed)
+		for _, f := range fields {
+			msg = binary.BigEndian.AppendUint32(msg, uint32(f))
+		}
+		mac.Write(msg)
+		return rand.New(rand.NewChaCha8([32]byte(mac.Sum(nil)))).Uint64()
+	}
+	for i := range 200 {
+		seed, pair, deal, attempt := uint64(1901+i), i%7, 1+i%11, i%3
+		for _, k := range [][]byte{nil, {}, key} {
+			if got, w := DealRand(k, seed, pair, deal, attempt).Uint64(), want(k, dealDomain, seed, pair, deal, attempt); got != w {
+				t.Fatalf("DealRand(key %d bytes, %d, %d, %d, %d) starts %#x, want %#x", len(k), seed, pair, deal, attempt, got, w)
+			}
+			if got, w := FirstDealerRand(k, seed, pair).Uint64(), want(k, dealerDomain, seed, pair); got != w {
+				t.Fatalf("FirstDealerRand(key %d bytes, %d, %d) starts %#x, want %#x", len(k), seed, pair, got, w)
+			}
+		}
+	}
+	for _, c := range []struct {
+		got, want uint64
+	}{
+		{DealRand(nil, 1901, 0, 1, 0).Uint64(), 0x4c828f96fada9747},
+		{DealRand(key, 1901, 3, 2, 1).Uint64(), 0x273d25540f1549cd},
+		{FirstDealerRand(nil, 1901, 2).Uint64(), 0x1164cc4a5dbbfd2},
+		{FirstDealerRand(key, 1901, 2).Uint64(), 0xf8b4ad742c7da7f5},
+	} {
+		if c.got != c.want {
+			t.Errorf("a generator starts %#x, the logs' %#x", c.got, c.want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"unsafe"
 
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee/rules"
@@ -128,20 +129,43 @@ type FaultRecord struct {
 // placing the deal's seats at the table: what the referee records, and what a store that
 // keeps only the actions derives again.
 func ResultRecord(d *rules.Deal, seating rules.Seating) RecordResult {
+	var r RecordResult
+	(&ResultMemory{chunk: 1}).Fill(&r, d, seating)
+	return r
+}
+
+// ResultMemory is the memory of many deals' results (their lists and trick winners), taken
+// a chunk of results at a time, for a reader that makes a record of every deal of a league:
+// made one by one, each result's lists would be an allocation and its winners another.
+// Memory handed out is never handed out again, so a result stays valid as long as it is
+// kept. The zero value is ready to use.
+type ResultMemory struct {
+	chunk int    // results a chunk holds (default resultChunk)
+	ints  []int  // the rest of the lists' chunk
+	text  []byte // the winners' chunk: text up to len has been handed out
+}
+
+// resultChunk is how many results' memory a ResultMemory allocates at a time.
+const resultChunk = 64
+
+// Fill sets r to the result of the finished deal d, as ResultRecord returns it, its lists
+// and winners in m's memory.
+func (m *ResultMemory) Fill(r *RecordResult, d *rules.Deal, seating rules.Seating) {
 	res := d.Result()
 	table := func(s protocol.Seat) string { return seating.TableSeat(s).String() }
-	var r RecordResult
+	*r = RecordResult{}
 	if d.Rules().Players == 4 {
-		// one allocation for the four lists, not the whole Result
-		sums := []int{res.Score[0], res.Score[1], res.CardPoints[0], res.CardPoints[1], res.Roem[0], res.Roem[1], res.TricksWon[0], res.TricksWon[1]}
-		r = RecordResult{Score: sums[0:2:2], Cards: sums[2:4:4], Roem: sums[4:6:6], Tricks: sums[6:8:8]}
+		sums := m.lists(8)
+		sums[0], sums[1], sums[2], sums[3] = res.Score[0], res.Score[1], res.CardPoints[0], res.CardPoints[1]
+		sums[4], sums[5], sums[6], sums[7] = res.Roem[0], res.Roem[1], res.TricksWon[0], res.TricksWon[1]
+		r.Score, r.Cards, r.Roem, r.Tricks = sums[0:2:2], sums[2:4:4], sums[4:6:6], sums[6:8:8]
 		if res.PitSide >= 0 {
 			r.Pit = protocol.Team(res.PitSide).String()
 		}
 	} else {
 		n := seating.Table
-		sums := make([]int, 4*n)
-		r = RecordResult{Score: sums[0:n:n], Cards: sums[n : 2*n : 2*n], Roem: sums[2*n : 3*n : 3*n], Tricks: sums[3*n : 4*n : 4*n]}
+		sums := m.lists(4 * n)
+		r.Score, r.Cards, r.Roem, r.Tricks = sums[0:n:n], sums[n:2*n:2*n], sums[2*n:3*n:3*n], sums[3*n:4*n:4*n]
 		for s := range protocol.Seat(3) {
 			t := seating.TableSeat(s)
 			r.Score[t], r.Cards[t], r.Roem[t], r.Tricks[t] = res.Score[s], res.CardPoints[s], res.Roem[s], res.TricksWon[s]
@@ -155,16 +179,42 @@ func ResultRecord(d *rules.Deal, seating rules.Seating) RecordResult {
 		r.Trump, r.Maker = res.Trump.String(), table(res.Maker)
 	}
 	if tricks := d.Tricks(); len(tricks) > 0 {
-		winners := make([]byte, 0, len(tricks))
-		for _, t := range tricks {
-			winners = append(winners, table(t.Winner)...)
-		}
-		r.Winners = string(winners)
+		r.Winners = m.winners(tricks, seating)
 	}
 	if res.Offender != protocol.NoSeat {
 		r.Offender = table(res.Offender)
 	}
-	return r
+}
+
+// lists returns n ints of m's memory.
+func (m *ResultMemory) lists(n int) []int {
+	if len(m.ints) < n {
+		m.ints = make([]int, n*m.results())
+	}
+	s := m.ints[:n:n]
+	m.ints = m.ints[n:]
+	return s
+}
+
+// winners returns the tricks' winners at the table as one string in m's memory: its bytes
+// are appended to text's chunk and never written again.
+func (m *ResultMemory) winners(tricks []rules.TrickRecord, seating rules.Seating) string {
+	if cap(m.text)-len(m.text) < len(tricks) {
+		m.text = make([]byte, 0, max(len(tricks), protocol.NumCards/3)*m.results())
+	}
+	start := len(m.text)
+	for _, t := range tricks {
+		m.text = append(m.text, seating.TableSeat(t.Winner).String()[0])
+	}
+	return unsafe.String(&m.text[start], len(tricks))
+}
+
+// results is how many results m's chunks hold.
+func (m *ResultMemory) results() int {
+	if m.chunk == 0 {
+		return resultChunk
+	}
+	return m.chunk
 }
 
 // Seating returns the seating of the recorded deal.

@@ -1,6 +1,13 @@
 package referee
 
-import "testing"
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/klaverjas-arena/arena/referee/rules"
+)
 
 // TestRecordResultEqual: Equal tells every field apart, and a nil list from an empty one not.
 func TestRecordResultEqual(t *testing.T) {
@@ -29,5 +36,45 @@ func TestRecordResultEqual(t *testing.T) {
 	empty, none := RecordResult{Score: []int{}}, RecordResult{}
 	if !empty.Equal(&none) {
 		t.Error("an empty and a nil score differ")
+	}
+}
+
+// TestResultMemory: one ResultMemory fills the results of every deal of matches under every
+// preset (the three-player game too), and each result, kept while hundreds more are made
+// from the same memory, is still the one the referee recorded.
+func TestResultMemory(t *testing.T) {
+	var recs []DealRecord
+	for _, preset := range rules.PresetNames() {
+		rs, _ := rules.Preset(preset)
+		rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 16}
+		var log bytes.Buffer
+		if _, err := Run(context.Background(), Config{ID: "m", Rules: rs, Games: 2, Duplicate: true, Seed: 5, Records: NewLogWriter(&log)}, randomEntrants()); err != nil {
+			t.Fatal(err)
+		}
+		for line := range bytes.Lines(log.Bytes()) {
+			var r DealRecord
+			if err := json.Unmarshal(line, &r); err != nil {
+				t.Fatal(err)
+			}
+			recs = append(recs, r)
+		}
+	}
+	var m ResultMemory
+	kept := make([]RecordResult, len(recs))
+	for i := range recs {
+		d, seating, err := recs[i].replay()
+		if err != nil {
+			t.Fatalf("record %d: %v", i, err)
+		}
+		kept[i] = RecordResult{Score: []int{99}, Winners: "old"} // Fill sets every field
+		m.Fill(&kept[i], d, seating)
+	}
+	if len(recs) < 3*resultChunk {
+		t.Fatalf("%d records: too few to fill several chunks", len(recs))
+	}
+	for i := range recs {
+		if want := &recs[i].Result; !kept[i].Equal(want) || len(kept[i].Winners) != len(want.Winners) {
+			t.Fatalf("record %d (%d players): result %+v, the referee's %+v", i, recs[i].Rules.Players, kept[i], *want)
+		}
 	}
 }

@@ -3,7 +3,7 @@ package referee
 import (
 	"cmp"
 	"fmt"
-	"reflect"
+	"slices"
 
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee/rules"
@@ -323,7 +323,7 @@ func increasing(recs []DealRecord) bool {
 func sameCards(a, b *DealRecord, table int) bool {
 	da, erra := protocol.ParseSeat(a.Dealer)
 	db, errb := protocol.ParseSeat(b.Dealer)
-	if erra != nil || errb != nil || a.Skart != b.Skart || !reflect.DeepEqual(a.Pile, b.Pile) {
+	if erra != nil || errb != nil || a.Skart != b.Skart || !slices.Equal(a.Pile, b.Pile) {
 		return false
 	}
 	for k := range table {

@@ -272,7 +272,8 @@ type binDeal struct {
 	claims               [64]int         // the row's claims, in the order made
 	seatsOf, wall, cpuMS [64]byte        // each action's table seat, wall and CPU time bytes
 	deal                 rules.Deal
-	names                [256]handName // hands named lately, by nameSlot (see handNames)
+	names                [256]handName        // hands named lately, by nameSlot (see handNames)
+	results              referee.ResultMemory // the memory of the results decodeBinRow makes
 }
 
 // seating is the table of a binary row's deal: four players.
@@ -430,7 +431,7 @@ func decodeBinRow(data []byte, rec *referee.DealRecord, bots []string, b *binDea
 	}
 	rec.Hands = b.handNames()
 	rec.Skart, rec.Pile, rec.Table, rec.Faults, rec.Rejected = "", nil, 0, nil, nil
-	rec.Result = referee.ResultRecord(&b.deal, b.seating())
+	b.results.Fill(&rec.Result, &b.deal, b.seating())
 	if !actions {
 		rec.Actions = nil
 		return nil

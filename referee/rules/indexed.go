@@ -18,59 +18,73 @@ func (d *Deal) PlayIndexed(r *bitstream.Reader) bool {
 	trumps := protocol.SuitMask(trump)
 	t := &d.trick
 	acc, nacc := r.Acc, r.N
-	for d.phase == PhasePlay {
-		s, best := d.toMove, d.best
-		var follow CardSet                  // the led suit, unless it is trumps (see legalAt)
-		var order *[protocol.NumCards]uint8 // strength of each card in this trick
-		var bestStrength uint8
-		if t.N > 0 {
-			led := t.Cards[0].Suit()
-			if led != trump {
-				follow = protocol.SuitMask(led)
-			}
-			order = &strengthOf[trump&3][led&3]
-			bestStrength = order[t.Cards[best&3]&31]
+	// index reads the index of a card among k legal ones; false if it is out of range or r
+	// ends first.
+	index := func(k int) (uint64, bool) {
+		w := bitstream.IndexBits(k)
+		if nacc < w {
+			r.Acc, r.N = acc, nacc
+			r.Fill()
+			acc, nacc = r.Acc, r.N
 		}
-		for i := t.N; i < n; i++ {
+		i := acc & (1<<(w&63) - 1) // w < 6: the masks spare Go's shifts their fix for 64 and more
+		if nacc < w || i >= uint64(k) {
+			return 0, false
+		}
+		acc >>= w & 63
+		nacc -= w
+		return i, true
+	}
+	for d.phase == PhasePlay {
+		s := d.toMove
+		if t.N == 0 { // the lead: any card of the hand
 			hand := d.hands[s&3]
-			legal := hand
-			if i > 0 {
-				switch legal = hand & follow; {
-				case legal != 0:
-				case follow != 0 && hand&trumps == 0:
+			i, ok := index(hand.Len())
+			if !ok {
+				r.Acc, r.N = acc, nacc
+				return false
+			}
+			c := hand.Nth(int(i))
+			d.hands[s&3] = hand.Remove(c)
+			t.Add(c)
+			d.best = 0
+			if s == d.stukSeat {
+				d.announceStuk(s, c)
+			}
+			if s++; int(s) == n {
+				s = 0
+			}
+		}
+		led := t.Cards[0].Suit()
+		var follow CardSet // the led suit, unless it is trumps (see legalAt)
+		if led != trump {
+			follow = protocol.SuitMask(led)
+		}
+		order := &strengthOf[trump&3][led&3] // strength of each card in this trick
+		best := d.best
+		bestStrength := order[t.Cards[best&3]&31]
+		for t.N < n {
+			hand := d.hands[s&3]
+			legal := hand & follow
+			if legal == 0 {
+				if follow != 0 && hand&trumps == 0 {
 					legal = hand // neither the led suit nor trumps: any card, as legalAt says
-				default:
+				} else {
 					legal = legalAt(&d.rules, trump, hand, t, best)
 				}
 			}
-			k := legal.Len()
-			w := bitstream.IndexBits(k)
-			if nacc < w {
-				r.Acc, r.N = acc, nacc
-				r.Fill()
-				acc, nacc = r.Acc, r.N
-			}
-			index := acc & (1<<w - 1)
-			if nacc < w || index >= uint64(k) {
+			i, ok := index(legal.Len())
+			if !ok {
 				r.Acc, r.N = acc, nacc
 				d.toMove, d.best = s, best
 				return false
 			}
-			acc >>= w
-			nacc -= w
-			c := legal.Nth(int(index))
+			c := legal.Nth(int(i))
 			d.hands[s&3] = hand.Remove(c)
-			t.Add(c)
-			if i == 0 {
-				led := c.Suit()
-				if led != trump {
-					follow = protocol.SuitMask(led)
-				}
-				order = &strengthOf[trump&3][led&3]
-				best, bestStrength = 0, order[c&31]
-			} else if st := order[c&31]; st > bestStrength {
-				best, bestStrength = i, st
+			if st := order[c&31]; st > bestStrength {
+				best, bestStrength = t.N, st
 			}
+			t.Add(c)
 			if s == d.stukSeat {
 				d.announceStuk(s, c)
 			}
