@@ -199,15 +199,21 @@ func (m *ResultMemory) lists(n int) []int {
 // winners returns the tricks' winners at the table as one string in m's memory: its bytes
 // are appended to text's chunk and never written again.
 func (m *ResultMemory) winners(tricks []rules.TrickRecord, seating rules.Seating) string {
-	if cap(m.text)-len(m.text) < len(tricks) {
-		m.text = make([]byte, 0, max(len(tricks), protocol.NumCards/3)*m.results())
+	n := len(tricks)
+	if cap(m.text)-len(m.text) < n {
+		m.text = make([]byte, 0, max(n, protocol.NumCards/3)*m.results())
 	}
 	start := len(m.text)
-	for _, t := range tricks {
-		m.text = append(m.text, seating.TableSeat(t.Winner).String()[0])
+	m.text = m.text[:start+n]
+	text := m.text[start:]
+	for i := range text {
+		text[i] = seatLetters[seating.TableSeat(tricks[i].Winner)&3]
 	}
-	return unsafe.String(&m.text[start], len(tricks))
+	return unsafe.String(&text[0], n)
 }
+
+// seatLetters[s] is the letter of table seat s (Seat.String).
+const seatLetters = "NESW"
 
 // results is how many results m's chunks hold.
 func (m *ResultMemory) results() int {

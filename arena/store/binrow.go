@@ -222,20 +222,19 @@ func readTimes(r *bitstream.Reader, times, seats []byte) bool {
 	last := [4]int{-1, -1, -1, -1} // each seat's previous time, -1 before its first
 	prev := 0
 	acc, nacc := r.Acc, r.N // in registers: r is loaded and stored only to fill it
-	for i := range times {
+	seats = seats[:len(times)]
+	for i, s := range seats {
 		if nacc < 2*timeZeros+1 {
 			r.Acc, r.N = acc, nacc
 			r.Fill()
 			acc, nacc = r.Acc, r.N
 		}
-		v, length, ok := bitstream.DecodeGamma(acc, nacc, timeZeros)
+		v, rest, length, ok := bitstream.DecodeGamma(acc, nacc, timeZeros)
 		if !ok {
 			return false
 		}
-		acc >>= length
-		nacc -= length
-		s := seats[i] & 3
-		pred := last[s]
+		acc, nacc = rest, nacc-length
+		pred := last[s&3]
 		if pred < 0 {
 			pred = prev
 		}
@@ -244,7 +243,7 @@ func readTimes(r *bitstream.Reader, times, seats []byte) bool {
 			return false
 		}
 		times[i] = byte(q)
-		last[s], prev = q, q
+		last[s&3], prev = q, q
 	}
 	r.Acc, r.N = acc, nacc
 	return true

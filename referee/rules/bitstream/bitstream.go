@@ -112,13 +112,15 @@ func (r *Reader) Fill() {
 }
 
 // DecodeGamma decodes the Elias gamma code (see Writer.WriteGamma) in the lowest n bits of
-// acc, as a Reader holds them in Acc and N: its value and its length in bits; false when it
-// begins with more than most 0 bits (most < 32), or does not lie whole in the n bits. A
-// Reader's Acc holds at least 2*most+1 bits after Fill unless its data ends first.
-func DecodeGamma(acc uint64, n, most uint) (v uint64, length uint, ok bool) {
+// acc, as a Reader holds them in Acc and N: its value, the bits of acc after it (rest) and
+// its length in bits; false when it begins with more than most 0 bits (most < 32), or does
+// not lie whole in the n bits. A Reader's Acc holds at least 2*most+1 bits after Fill unless
+// its data ends first.
+func DecodeGamma(acc uint64, n, most uint) (v, rest uint64, length uint, ok bool) {
 	zeros := uint(bits.TrailingZeros64(acc))
 	if zeros > most || 2*zeros+1 > n {
-		return 0, 0, false
+		return 0, acc, 0, false
 	}
-	return 1<<zeros | acc>>(zeros+1)&(1<<zeros-1), 2*zeros + 1, true
+	t := acc >> (zeros + 1)
+	return 1<<zeros | t&(1<<zeros-1), t >> zeros, 2*zeros + 1, true
 }

@@ -24,14 +24,18 @@ func (r *refBits) read(n uint) (uint64, bool) {
 }
 
 // readGamma reads a gamma code of at most most 0 bits from r by DecodeGamma, as a fast
-// loop does.
-func readGamma(r *Reader, most uint) (uint64, bool) {
+// loop does, and fails t unless the accumulator DecodeGamma leaves is the one Read leaves.
+func readGamma(t *testing.T, r *Reader, most uint) (uint64, bool) {
+	t.Helper()
 	if r.N < 2*most+1 {
 		r.Fill()
 	}
-	v, length, ok := DecodeGamma(r.Acc, r.N, most)
+	v, rest, length, ok := DecodeGamma(r.Acc, r.N, most)
 	if ok {
 		r.Read(length)
+		if r.Acc != rest {
+			t.Fatalf("DecodeGamma left %#x of the accumulator, Read %#x", rest, r.Acc)
+		}
 	}
 	return v, ok
 }
@@ -60,7 +64,7 @@ func TestReaderGamma(t *testing.T) {
 					break
 				}
 			} else {
-				got, ok := readGamma(&fast, 9)
+				got, ok := readGamma(t, &fast, 9)
 				want, wantOK, n := uint64(0), true, uint(0)
 				for {
 					bit, more := ref.read(1)
@@ -125,7 +129,7 @@ func TestWriterReader(t *testing.T) {
 			var got uint64
 			ok := true
 			if f.gamma {
-				got, ok = readGamma(&rd, 27)
+				got, ok = readGamma(t, &rd, 27)
 			} else {
 				got = rd.Read(f.n)
 			}
