@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"math/bits"
+
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee/rules/bitstream"
 )
@@ -44,9 +46,9 @@ func (d *Deal) PlayIndexed(r *bitstream.Reader) bool {
 				r.Acc, r.N = acc, nacc
 				return false
 			}
-			c := hand.Nth(int(i))
-			d.hands[s&3] = hand.Remove(c)
-			t.Add(c)
+			c, bit := indexedCard(hand, i)
+			d.hands[s&3] = hand &^ bit
+			t.add(c, bit)
 			d.best = 0
 			if s == d.stukSeat {
 				d.announceStuk(s, c)
@@ -79,12 +81,12 @@ func (d *Deal) PlayIndexed(r *bitstream.Reader) bool {
 				d.toMove, d.best = s, best
 				return false
 			}
-			c := legal.Nth(int(i))
-			d.hands[s&3] = hand.Remove(c)
+			c, bit := indexedCard(legal, i)
+			d.hands[s&3] = hand &^ bit
 			if st := order[c&31]; st > bestStrength {
 				best, bestStrength = t.N, st
 			}
-			t.Add(c)
+			t.add(c, bit)
 			if s == d.stukSeat {
 				d.announceStuk(s, c)
 			}
@@ -97,4 +99,14 @@ func (d *Deal) PlayIndexed(r *bitstream.Reader) bool {
 	}
 	r.Acc, r.N = acc, nacc
 	return true
+}
+
+// indexedCard returns the card of s at index i (from the lowest, i < s.Len()) and its set:
+// the set made by clearing cards, with no shift.
+func indexedCard(s CardSet, i uint64) (Card, CardSet) {
+	for ; i > 0; i-- {
+		s &= s - 1
+	}
+	bit := s & -s
+	return Card(bits.TrailingZeros32(uint32(bit))), bit
 }

@@ -52,3 +52,10 @@ func (t *Trick) Add(c Card) {
 	t.N++
 	t.Played = t.Played.Add(c)
 }
+
+// add appends card c, whose set is bit, to the trick (Add without the shift).
+func (t *Trick) add(c Card, bit CardSet) {
+	t.Cards[t.N&3] = c
+	t.N++
+	t.Played |= bit
+}
