@@ -255,6 +255,14 @@ const timeZeros = 8
 // unzigzag is the difference that appendTimes coded as z.
 func unzigzag(z uint64) int { return int(z>>1) ^ -int(z&1) }
 
+// playPhases are the phases of a trick's four actions, and trickSeats for each leader the
+// seats that play its four cards: at a binary row's table of four players, each seat is its
+// table seat.
+var (
+	playPhases = [4]rules.Phase{rules.PhasePlay, rules.PhasePlay, rules.PhasePlay, rules.PhasePlay}
+	trickSeats = [4][4]byte{{0, 1, 2, 3}, {1, 2, 3, 0}, {2, 3, 0, 1}, {3, 0, 1, 2}}
+)
+
 // binDeal is a binary row decoded with the rules engine: the row's fields as the engine's
 // values, each decision as it was taken, and the finished deal. A reader that needs no
 // strings (the league totals) stops here; decodeBinRow builds the record from it. One
@@ -267,7 +275,7 @@ type binDeal struct {
 	hands                [4]protocol.CardSet
 	n                    int             // actions
 	phases               [64]rules.Phase // the phase each action was taken in
-	choices              [64]int         // each action's bid, card or claim
+	choices              [64]byte        // each action's bid, card, or claim's index in claims
 	claims               [64]int         // the row's claims, in the order made
 	seatsOf, wall, cpuMS [64]byte        // each action's table seat, wall and CPU time bytes
 	deal                 rules.Deal
@@ -329,10 +337,6 @@ func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 	if err := d.Start(rs, setup); err != nil {
 		return fail(err.Error())
 	}
-	var tableSeats [4]byte // the table seat of each seat in play (Trick.Seat of four)
-	for s := range tableSeats {
-		tableSeats[s] = byte(seating.TableSeat(protocol.Seat(s)))
-	}
 	br := bitstream.NewReader(r.data[r.pos : len(r.data)-timeBytes])
 	i := 0 // the next action
 	usedClaims := uint64(0)
@@ -348,13 +352,13 @@ func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 			if !ok {
 				return fail("bid out of range")
 			}
-			b.choices[i], err = int(bid), d.Bid(bid)
+			b.choices[i], err = byte(bid), d.Bid(bid)
 			i++
 		case rules.PhaseClaim:
 			if usedClaims == nClaims {
 				return fail("more claims than stored")
 			}
-			b.choices[i] = claims[usedClaims]
+			b.choices[i] = byte(usedClaims)
 			err = d.Claim(claims[usedClaims])
 			usedClaims++
 			i++
@@ -367,12 +371,13 @@ func (b *binDeal) decode(data []byte, rs *rules.Ruleset, bots int) error {
 			if i+4*(len(tricks)-from) > len(b.phases) {
 				return fail("more actions than a deal has")
 			}
-			for ti := from; ti < len(tricks); ti++ { // the cards just played, as actions
+			for ti := from; ti < len(tricks); ti++ { // the cards just played, as actions, four at once
 				t := &tricks[ti]
-				for j, c := range t.Cards[:4] {
-					b.phases[i], b.seatsOf[i], b.choices[i] = rules.PhasePlay, tableSeats[(int(t.Leader)+j)&3], int(c)
-					i++
-				}
+				*(*[4]rules.Phase)(b.phases[i : i+4]) = playPhases
+				*(*[4]byte)(b.seatsOf[i : i+4]) = trickSeats[t.Leader&3]
+				c := &t.Cards
+				*(*[4]byte)(b.choices[i : i+4]) = [4]byte{byte(c[0]), byte(c[1]), byte(c[2]), byte(c[3])}
+				i += 4
 			}
 		default:
 			return fail("an action after the deal ended")
@@ -457,7 +462,7 @@ func (b *binDeal) setActions(rec *referee.DealRecord) {
 			if claims == nil {
 				claims = make([]int, 0, b.n-i)
 			}
-			claims = append(claims, b.choices[i])
+			claims = append(claims, b.claims[b.choices[i]])
 			a.Claim = &claims[len(claims)-1]
 		default:
 			a.Card = cardNames[b.choices[i]]

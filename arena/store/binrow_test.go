@@ -20,7 +20,8 @@ import (
 )
 
 // TestBinRowRoundTrip: every deal of real matches (claims included) is stored as a binary
-// row of at most 128 bytes (claims are decisions too) and reads back as the same record, times within their steps.
+// row of at most 128 bytes (claims are decisions too) and reads back as the same record, times
+// within their steps.
 func TestBinRowRoundTrip(t *testing.T) {
 	bots := []string{"x", "a", "b"}
 	claimed := rules.Default()
@@ -30,16 +31,23 @@ func TestBinRowRoundTrip(t *testing.T) {
 	var recs []referee.DealRecord
 	for seed := range uint64(4) {
 		recs = append(recs, playMatch(t, "m", seed)...)
-		recs = append(recs, playMatchRules(t, "m", seed, claimed)...)
+		recs = append(recs, playMatchBot(t, "m", seed, claimed, claimer)...)
 	}
-	claims := 0
+	claims, mixed := 0, 0 // claims, and deals whose claims are not all alike
 	for i := range recs {
 		rec := &recs[i]
+		first := -1
 		for j := range rec.Actions {
 			rec.Actions[j].MS = 0.003 + float64(i*j)*0.731              // wall times of every size, CPU below
 			rec.Actions[j].CPUMS = rec.Actions[j].MS * float64(j%5) / 2 // above the wall time too
-			if rec.Actions[j].Claim != nil {
+			if c := rec.Actions[j].Claim; c != nil {
 				claims++
+				if first < 0 {
+					first = *c
+				} else if *c != first {
+					mixed++
+					first = math.MaxInt // counted once
+				}
 			}
 		}
 		row, err := encodeBinRow(rec, bots)
@@ -64,8 +72,8 @@ func TestBinRowRoundTrip(t *testing.T) {
 			t.Fatalf("deal %d:\nback   %+v\nstored %+v", i, back, *rec)
 		}
 	}
-	if claims == 0 {
-		t.Error("no deal with a roem claim: the claims were not tested")
+	if claims == 0 || mixed == 0 {
+		t.Errorf("%d roem claims, %d deals with claims not all alike: the claims were not tested", claims, mixed)
 	}
 }
 

@@ -176,7 +176,7 @@ func appendActions(out []byte, b *binDeal) []byte {
 		case rules.PhaseBidding:
 			put(&bidActions[seat][choice])
 		case rules.PhaseClaim: // any number: its text may outgrow the room, which is made again
-			o := append(appendInt(append(all[:n], claimActions[seat]...), choice), `,"ms":`...)
+			o := append(appendInt(append(all[:n], claimActions[seat]...), b.claims[choice]), `,"ms":`...)
 			o = slices.Grow(o, actionRoom*(b.n-i))
 			n, all = len(o), o[:cap(o)]
 		default:

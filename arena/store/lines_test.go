@@ -187,10 +187,10 @@ func TestAppendActionsRoom(t *testing.T) {
 		want := "prefix"
 		for i := range n {
 			b.phases[i], b.seatsOf[i], b.wall[i], b.cpuMS[i] = rules.PhasePlay, byte(i%4), byte(255-i), byte(254-i)
-			b.choices[i] = i % 32
+			b.choices[i] = byte(i % 32)
 			action := text(&cardActions[i%4][i%32])
 			if i%3 != 1 {
-				b.phases[i], b.choices[i] = rules.PhaseClaim, 1<<62+i
+				b.phases[i], b.choices[i], b.claims[i] = rules.PhaseClaim, byte(i), 1<<62+i
 				action = claimActions[i%4] + strconv.Itoa(1<<62+i) + `,"ms":`
 			}
 			want += action + text(&timeTexts[255-i]) + `,"cpu":` + text(&closedTimeTexts[254-i])

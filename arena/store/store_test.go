@@ -32,13 +32,28 @@ func playMatch(tb testing.TB, id string, seed uint64) []referee.DealRecord {
 	return playMatchRules(tb, id, seed, rules.Default())
 }
 
+// claimer plays as lowest does and claims 0, 10 or 20 roem by the trick's first card: true
+// claims and false ones, of different sizes in one deal.
+var claimer = bot.Bot{Name: "claimer", Decide: func(s *bot.State, d bot.Decision) bot.Answer {
+	if d.Kind == bot.ClaimKind {
+		return bot.Answer{Claim: int(d.Trick[0]) % 3 * 10}
+	}
+	return lowest.Decide(s, d)
+}}
+
 // playMatchRules is playMatch under the ruleset rs.
 func playMatchRules(tb testing.TB, id string, seed uint64, rs rules.Ruleset) []referee.DealRecord {
+	tb.Helper()
+	return playMatchBot(tb, id, seed, rs, lowest)
+}
+
+// playMatchBot is playMatchRules with the bot b in all four seats.
+func playMatchBot(tb testing.TB, id string, seed uint64, rs rules.Ruleset, b bot.Bot) []referee.DealRecord {
 	tb.Helper()
 	var log bytes.Buffer
 	var es [4]referee.Entrant
 	for i := range es {
-		es[i] = referee.Entrant{Name: []string{"a", "b"}[i%2], Start: referee.NewInProcess(lowest)}
+		es[i] = referee.Entrant{Name: []string{"a", "b"}[i%2], Start: referee.NewInProcess(b)}
 	}
 	cfg := referee.Config{ID: id, Rules: rs, Games: 1, Duplicate: true, Seed: seed, Records: referee.NewLogWriter(&log)}
 	if _, err := referee.Run(context.Background(), cfg, es[:]); err != nil {
