@@ -55,7 +55,7 @@ demo-game: build
 
 ## soak: the kill -9 resume test with many kills (SOAK kills, default 200) on a league of 15 games per pairing and kill, so that every kill finds it running.
 SOAK ?= 200
-soak:
+soak: deps
 	ARENA_SOAK=$(SOAK) $(GO) test ./arena -run '^TestLeagueKill9Resume$$' -count 1 -v -timeout 60m
 
 ## test: every check CI runs: formatting, vet, staticcheck, the macOS builds, the race-enabled
