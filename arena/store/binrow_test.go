@@ -36,19 +36,21 @@ func TestBinRowRoundTrip(t *testing.T) {
 	claims, mixed := 0, 0 // claims, and deals whose claims are not all alike
 	for i := range recs {
 		rec := &recs[i]
-		first := -1
+		var first *int // the deal's first claim
+		differs := false
 		for j := range rec.Actions {
 			rec.Actions[j].MS = 0.003 + float64(i*j)*0.731              // wall times of every size, CPU below
 			rec.Actions[j].CPUMS = rec.Actions[j].MS * float64(j%5) / 2 // above the wall time too
 			if c := rec.Actions[j].Claim; c != nil {
 				claims++
-				if first < 0 {
-					first = *c
-				} else if *c != first {
-					mixed++
-					first = math.MaxInt // counted once
+				if first == nil {
+					first = c
 				}
+				differs = differs || *c != *first
 			}
+		}
+		if differs {
+			mixed++
 		}
 		row, err := encodeBinRow(rec, bots)
 		if err != nil {
