@@ -42,7 +42,7 @@ func askCommand() *cli.Command {
 			&cli.StringFlag{Name: "log", Usage: "read a match log `FILE` (JSON lines, spec.md §12) instead of the database"},
 			&cli.StringFlag{Name: "league", Usage: "league `NAME` to ask from the database when no MATCH is given (default: every league)"},
 			&cli.StringFlag{Name: "bot", Usage: "the logged bot `NAME` whose decisions are asked (default: BOT's name)"},
-			&cli.StringFlag{Name: "bots", EnvVars: []string{"ARENA_BOTS"}, Usage: "TOML `FILE` of bot definitions"},
+			botsFlag(),
 			&cli.DurationFlag{Name: "time", Value: referee.DefaultTimeControl.Decision, Usage: "time per decision (default from the database: the league's; a log does not keep the match's)"},
 			graceFlag(),
 			startupFlag(),

@@ -26,7 +26,7 @@ func checkCommand() *cli.Command {
 			"the line the arena sent, the exact line the bot sent and what was expected.\n" +
 			"The exit status is 0 only when no item failed (warnings are allowed).",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "bots", EnvVars: []string{"ARENA_BOTS"}, Usage: "TOML `FILE` of bot definitions ([[bot]] name, cmd, dir, env, decision, stderr)"},
+			botsFlag(),
 			&cli.DurationFlag{Name: "time", Value: referee.DefaultTimeControl.Decision, Usage: "time per decision"},
 			graceFlag(),
 			startupFlag(),

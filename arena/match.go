@@ -33,7 +33,7 @@ func matchCommand() *cli.Command {
 			"four, the dealer sitting out each deal; duplicate plays every deal once per seat.\n" +
 			"Bot faults are part of the result; the exit status is non-zero only for arena errors.",
 		Flags: append(append(rulesetFlags(),
-			&cli.StringFlag{Name: "bots", EnvVars: []string{"ARENA_BOTS"}, Usage: "TOML `FILE` of bot definitions ([[bot]] name, cmd, dir, env, decision, stderr)"},
+			botsFlag(),
 			&cli.StringSliceFlag{Name: "seat", Usage: "seat a bot: `SEAT=BOT`, e.g. --seat E=random (repeatable)"},
 			&cli.IntFlag{Name: "games", Value: 2, Usage: "games (deal sets); with duplicate each is played twice (three-player game: once per seat)"},
 			&cli.BoolFlag{Name: "duplicate", Value: true, Usage: "replay every game with the hands moved one seat on, until every seat has held every hand (--duplicate=false to turn off)"},

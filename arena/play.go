@@ -33,7 +33,7 @@ func playCommand() *cli.Command {
 			"--increment) or --clock puts you under the decision time (--time) too: the time left is\n" +
 			"then shown at every prompt.",
 		Flags: append(rulesetFlags(),
-			&cli.StringFlag{Name: "bots", EnvVars: []string{"ARENA_BOTS"}, Usage: "TOML `FILE` of bot definitions"},
+			botsFlag(),
 			&cli.StringFlag{Name: "as", Value: "S", Usage: "your `SEAT`: N, E, S or W"},
 			&cli.StringFlag{Name: "name", Value: "you", Usage: "your `NAME` in the log"},
 			&cli.IntFlag{Name: "games", Value: 1, Usage: "games to play"},

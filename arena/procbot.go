@@ -60,6 +60,11 @@ func sandboxFlag() cli.Flag {
 	return &cli.StringFlag{Name: "sandbox", Value: "on", Usage: "on: every bot in its own sandbox (bubblewrap; see README); off: bots run unconfined, as the arena's user"}
 }
 
+// botsFlag is the --bots flag of the commands that run bots named in a file.
+func botsFlag() cli.Flag {
+	return &cli.StringFlag{Name: "bots", EnvVars: []string{"ARENA_BOTS"}, Usage: "TOML `FILE` of bot definitions ([[bot]] name, cmd, dir, env, decision, stderr)"}
+}
+
 // graceFlag is the --grace flag of the commands that run bots.
 func graceFlag() cli.Flag {
 	return &cli.DurationFlag{Name: "grace", Value: referee.DefaultTimeControl.Grace, Usage: "grace on top of the decision time before a timeout"}

@@ -347,20 +347,7 @@ func dealKey(match int, rec *referee.DealRecord) []byte {
 // PutDeal stores one finished deal of a match in its own transaction. The key is
 // idempotent: storing the same deal again overwrites it.
 func (db *DB) PutDeal(league string, match int, rec *referee.DealRecord) error {
-	data, err := db.codec.encode(rec)
-	if err != nil {
-		return err
-	}
-	return db.update(func(tx *bolt.Tx) error {
-		b, err := leagueBucket(tx, league)
-		if err != nil {
-			return err
-		}
-		deals := b.Bucket(bucketDeals)
-		deals.FillPercent = dealsFill
-		key := dealKey(match, rec)
-		return deals.Put(key, seal(key, data))
-	})
+	return db.PutDeals(league, match, []referee.DealRecord{*rec})
 }
 
 // PutDeals stores several deals of a match in one transaction (imports, tests).
