@@ -288,12 +288,8 @@ func (db *DB) StartMatch(league string, m *Match) error {
 func (db *DB) ResumeMatch(league string, m *Match) ([]referee.DealRecord, error) {
 	var out []referee.DealRecord
 	err := db.update(func(tx *bolt.Tx) error {
-		b, err := leagueBucket(tx, league)
+		b, l, err := leagueWithInfo(tx, league)
 		if err != nil {
-			return err
-		}
-		var l League
-		if err := getJSON(b, keyInfo, &l); err != nil {
 			return err
 		}
 		var stored Match
@@ -307,7 +303,7 @@ func (db *DB) ResumeMatch(league string, m *Match) ([]referee.DealRecord, error)
 		case stored.File != m.File && (stored.File != "" || len(l.Forced) > 0):
 			return nil // started under another league file
 		}
-		if err := forEachDeal(b, m.Index, &l, &stored, func(rec *referee.DealRecord, _ bool) error {
+		if err := forEachDeal(b, m.Index, l, &stored, func(rec *referee.DealRecord, _ bool) error {
 			out = append(out, *rec)
 			return nil
 		}); err != nil || len(out) == 0 {
@@ -382,20 +378,16 @@ func (db *DB) PutDeals(league string, match int, recs []referee.DealRecord) erro
 func (db *DB) FinishMatch(league string, index int, summarize func(deals []referee.DealRecord, m *Match, t *Totals) error) (*Totals, error) {
 	op := &finishOp{index: index, summarize: summarize}
 	err := db.update(func(tx *bolt.Tx) error {
-		b, err := leagueBucket(tx, league)
+		b, l, err := leagueWithInfo(tx, league)
 		if err != nil {
 			return err
 		}
-		var l League
 		var m Match
-		if err := getJSON(b, keyInfo, &l); err != nil {
-			return err
-		}
 		if err := getJSON(b.Bucket(bucketMatches), u32(index), &m); err != nil {
 			return err
 		}
 		op.deals = nil
-		if err := forEachDeal(b, index, &l, &m, func(rec *referee.DealRecord, _ bool) error {
+		if err := forEachDeal(b, index, l, &m, func(rec *referee.DealRecord, _ bool) error {
 			op.deals = append(op.deals, *rec)
 			return nil
 		}); err != nil {
@@ -442,12 +434,8 @@ func (db *DB) Deals(league string, match int, fn func(m *Match, rec *referee.Dea
 // record's Verify a repetition of what the read did. fn must not keep rec.
 func (db *DB) DealsDerived(league string, match int, fn func(m *Match, rec *referee.DealRecord, derived bool) error) error {
 	return db.view(func(tx *bolt.Tx) error {
-		b, err := leagueBucket(tx, league)
+		b, l, err := leagueWithInfo(tx, league)
 		if err != nil {
-			return err
-		}
-		var l League
-		if err := getJSON(b, keyInfo, &l); err != nil {
 			return err
 		}
 		matches := b.Bucket(bucketMatches)
@@ -456,7 +444,7 @@ func (db *DB) DealsDerived(league string, match int, fn func(m *Match, rec *refe
 			if err := getJSON(matches, u32(idx), &m); err != nil {
 				return err
 			}
-			return forEachDeal(b, idx, &l, &m, func(rec *referee.DealRecord, derived bool) error { return fn(&m, rec, derived) })
+			return forEachDeal(b, idx, l, &m, func(rec *referee.DealRecord, derived bool) error { return fn(&m, rec, derived) })
 		}
 		if match >= 0 {
 			return visit(match)
@@ -519,6 +507,19 @@ func leagueBucket(tx *bolt.Tx, name string) (*bolt.Bucket, error) {
 		return nil, fmt.Errorf("league %q: %w", name, ErrNotFound)
 	}
 	return b, nil
+}
+
+// leagueWithInfo is the bucket of the league name and its stored League.
+func leagueWithInfo(tx *bolt.Tx, name string) (*bolt.Bucket, *League, error) {
+	b, err := leagueBucket(tx, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	var l League
+	if err := getJSON(b, keyInfo, &l); err != nil {
+		return nil, nil, err
+	}
+	return b, &l, nil
 }
 
 func getJSON(b *bolt.Bucket, key []byte, v any) error {

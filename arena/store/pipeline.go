@@ -67,16 +67,12 @@ type readPipeline[T any] struct {
 // readMatches runs a readPipeline over the league (match < 0) or one match of it in the
 // read transaction tx: do on the workers, then fn with each match and its result in order.
 func readMatches[T any](tx *bolt.Tx, league string, match int, do func(w *worker, m *Match, rows [][2][]byte, out *T) error, fn func(m *Match, out *T) error) error {
-	b, err := leagueBucket(tx, league)
+	b, l, err := leagueWithInfo(tx, league)
 	if err != nil {
 		return err
 	}
-	var l League
-	if err := getJSON(b, keyInfo, &l); err != nil {
-		return err
-	}
 	workers := runtime.GOMAXPROCS(0)
-	p := readPipeline[T]{b: b, l: &l, old: legacy(tx), match: match, do: do, work: make(chan *matchChunk[T]),
+	p := readPipeline[T]{b: b, l: l, old: legacy(tx), match: match, do: do, work: make(chan *matchChunk[T]),
 		order: make(chan *matchChunk[T], 2*workers), free: make(chan *matchChunk[T], 2*workers+2), stop: make(chan struct{})}
 	return p.run(workers, fn)
 }
