@@ -87,8 +87,13 @@ func ScoreDeal(r *Ruleset, makerSide int, cards, roem, tricks [protocol.MaxSeats
 		for s := range sides {
 			res.Score[s] = cards[s] + roem[s]
 		}
+		// The pit bonus goes with the tricks (RULES.md §6.4, §7.2): to the makers, or to the
+		// defenders under pit_for_defenders, who can take every trick of a made deal when
+		// penalty roem for false claims makes the makers' contract.
 		if res.PitSide == makerSide {
 			res.Score[makerSide] += r.PitBonus
+		} else if res.PitSide >= 0 && r.PitForDefenders {
+			res.Score[res.PitSide] += r.PitBonus
 		}
 		return res
 	}
