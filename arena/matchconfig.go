@@ -180,7 +180,8 @@ func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
 	fail(err)
 	p.policy, err = sandboxPolicy(mc.Sandbox)
 	fail(err)
-	p.policy.Hide = append(p.policy.Hide, mc.LogFile, mc.TraceFile, mc.TraceDir, mc.BotsFile, mc.KeyFile)
+	// The predefined deals hold every hand of every deal: no bot may read them.
+	p.policy.Hide = append(p.policy.Hide, mc.LogFile, mc.TraceFile, mc.TraceDir, mc.BotsFile, mc.KeyFile, mc.DealsFile)
 	for _, b := range seated {
 		if b.Stderr != "" {
 			p.policy.Hide = append(p.policy.Hide, b.Stderr)

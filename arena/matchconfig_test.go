@@ -209,3 +209,21 @@ func TestMatchValidate_TraceDir(t *testing.T) {
 		t.Errorf("a file as the trace directory: %v", err)
 	}
 }
+
+// TestMatchValidate_DealsFileHidden: a --deals file holds every hand of every deal, so the
+// bots' sandboxes hide it like the log and the key, also when it lies in the bots' directory.
+func TestMatchValidate_DealsFileHidden(t *testing.T) {
+	dir := t.TempDir()
+	deals := filepath.Join(dir, "secret.deals")
+	text := "dealer W\nN 7C 8C 9C JD QD JH QH KH\nE TC JC QC KD AD AH 7S 8S\nS KC AC 7D 7H 8H 9S TS JS\nW 8D 9D TD 9H TH QS KS AS\n"
+	if err := os.WriteFile(deals, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := parseMatch(t, "/bin/cat", "/bin/cat", "--sandbox", "off", "--deals", deals).validate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.cfg.Deals) != 1 || !slices.Contains(p.policy.Hide, deals) {
+		t.Errorf("plan: %d deals, hidden %q; want the deals file %s hidden", len(p.cfg.Deals), p.policy.Hide, deals)
+	}
+}
