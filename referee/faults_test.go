@@ -294,3 +294,118 @@ func (c retryConn) Exchange(out []byte, wantReply bool, timeout time.Duration) (
 	}
 	return r, nil
 }
+
+// renamingConn crashes at its first card when crash is set, and says its name is "beta" (its
+// opponent's) in hello when rename is set.
+type renamingConn struct {
+	Conn
+	crash, rename bool
+}
+
+func (c renamingConn) Exchange(out []byte, wantReply bool, timeout time.Duration) (Reply, error) {
+	r, err := c.Conn.Exchange(out, wantReply, timeout)
+	switch {
+	case err != nil || !wantReply:
+	case c.rename && bytes.HasPrefix(out, []byte("klaverjas")):
+		r.Line = "hello 1 beta impostor"
+	case c.crash && wrongCard(out) != "":
+		return Reply{}, &Fault{Kind: FaultCrash, Detail: "exit status 1"}
+	}
+	return r, err
+}
+
+// TestRestartedBotKeepsItsName: a bot shown by its hello name keeps the name of its first
+// hello for the match: a process started after a fault cannot take its opponent's name, to
+// which its faults and results would then seem to belong.
+func TestRestartedBotKeepsItsName(t *testing.T) {
+	e := randomEntrants()
+	starts := 0
+	inner := NewInProcess(randomBot("alpha", 5))
+	e[0] = Entrant{Name: "cmd", HelloName: true, Start: func(ctx context.Context) (Conn, error) {
+		starts++
+		c, err := inner(ctx)
+		return renamingConn{Conn: c, crash: starts == 1, rename: starts > 1}, err
+	}}
+	rs := rules.Default()
+	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 3}
+	var log bytes.Buffer
+	res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 1, Records: NewLogWriter(&log)}, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if starts < 2 {
+		t.Fatalf("the bot was started %d times, want a restart", starts)
+	}
+	for _, r := range records(t, &log) {
+		if r.Seats[0] != "alpha" {
+			t.Errorf("deal %d: seat N is %q, want alpha", r.Deal, r.Seats[0])
+		}
+		for _, f := range r.Faults {
+			if f.Bot != "alpha" {
+				t.Errorf("deal %d: a fault charged to %q: %+v", r.Deal, f.Bot, f)
+			}
+		}
+	}
+	if res.Bots[0].Name != "alpha" || res.Bots[0].Author != "tests" {
+		t.Errorf("seat N's bot is %q by %q, want alpha by tests", res.Bots[0].Name, res.Bots[0].Author)
+	}
+}
+
+// refusingConn declines the ruleset (answers "refuse") when refuse is set, and crashes at its
+// first card when crash is set.
+type refusingConn struct {
+	Conn
+	refuse, crash bool
+}
+
+func (c refusingConn) Exchange(out []byte, wantReply bool, timeout time.Duration) (Reply, error) {
+	r, err := c.Conn.Exchange(out, wantReply, timeout)
+	switch {
+	case err != nil || !wantReply:
+	case c.refuse && bytes.HasPrefix(out, []byte("rules ")):
+		r.Line = "refuse changed my mind"
+	case c.crash && wrongCard(out) != "":
+		return Reply{}, &Fault{Kind: FaultCrash, Detail: "exit status 1"}
+	}
+	return r, err
+}
+
+// TestRefusalAfterTheStartIsAFault: a bot that accepted the ruleset before the first deal and
+// declines it when restarted after a fault (or in the other room) forfeits its deals; the
+// match goes on and nobody else is charged. It must not end the match, or a league.
+func TestRefusalAfterTheStartIsAFault(t *testing.T) {
+	e := randomEntrants()
+	starts := 0
+	inner := NewInProcess(randomBot("refuser", 5))
+	e[1] = Entrant{Name: "refuser", Start: func(ctx context.Context) (Conn, error) {
+		starts++
+		c, err := inner(ctx)
+		return refusingConn{Conn: c, refuse: starts > 1, crash: starts == 1}, err
+	}}
+	rs := rules.Default()
+	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 4}
+	var log bytes.Buffer
+	res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 1, Duplicate: true, Records: NewLogWriter(&log)}, e)
+	if err != nil {
+		t.Fatalf("the match ended: %v", err)
+	}
+	recs := records(t, &log)
+	if len(recs) != 8 {
+		t.Errorf("%d deals logged, want 8: the match goes on", len(recs))
+	}
+	kinds := map[FaultKind]int{}
+	for _, r := range recs {
+		for _, f := range r.Faults {
+			if f.Bot != "refuser" {
+				t.Fatalf("deal %d: a fault charged to %s: %+v", r.Deal, f.Bot, f)
+			}
+			kinds[f.Kind]++
+		}
+	}
+	if kinds[FaultCrash] != 1 || kinds[FaultStart] == 0 {
+		t.Errorf("faults %v: want the crash, then start faults for the refusals", kinds)
+	}
+	if res.Sides[0].Forfeits != 0 {
+		t.Errorf("NS forfeited %d deals", res.Sides[0].Forfeits)
+	}
+}

@@ -15,6 +15,7 @@ type seat struct {
 	pos     protocol.Seat
 	entrant Entrant
 	name    string // from hello; the entrant's name until then
+	greeted bool   // name and author are from the first hello
 	conn    Conn   // the bot process of the room in play
 	room    int    // which room that is
 	// away holds the processes of the other rooms while this one plays (nil, or a nil entry:
@@ -200,7 +201,10 @@ func (m *match) forfeit(s *seat, f *Fault) {
 }
 
 // ensureRunning starts the seat's bot if it is not running, with the handshake and the
-// current game's start. A bot that fails to start is a fault; a refusal is an error.
+// current game's start. A bot that fails to start is a fault, and so is a refusal: the bot
+// accepted the ruleset before the first deal (startAll), and a process of it that declines
+// it now (a restart, or the first process of another room) must cost its own side the deal,
+// not end the match (or the league) for everyone.
 func (m *match) ensureRunning(s *seat) error {
 	if s.conn != nil || s.disabled {
 		return nil
@@ -219,10 +223,14 @@ func (m *match) ensureRunning(s *seat) error {
 	s.setConn(conn)
 	if err := m.handshake(s); err != nil {
 		var f *Fault
+		var refused *RefusedError
 		if m.ctx.Err() != nil {
 			return m.ctx.Err()
 		}
-		if errors.As(err, &f) {
+		if errors.As(err, &refused) {
+			f = &Fault{Kind: FaultStart, Detail: "rules: declined the ruleset it had accepted: " + refused.Reason}
+		}
+		if f != nil || errors.As(err, &f) {
 			m.startFault(s, f)
 			return nil
 		}
@@ -291,8 +299,14 @@ func (m *match) handshake(s *seat) error {
 	return nil
 }
 
-// greeted takes the bot's name and author from its hello.
+// greeted takes the bot's name and author from its first hello: a process started later (after
+// a fault, in another room) cannot rename the bot in the middle of the match (as its
+// opponent, say, to whom its faults would then seem to belong).
 func (m *match) greeted(s *seat, hello *protocol.Hello) {
+	if s.greeted {
+		return
+	}
+	s.greeted = true
 	if s.name == "" || s.entrant.HelloName {
 		s.name = hello.Name
 	}
