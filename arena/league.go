@@ -109,6 +109,7 @@ func runLeague(c *cli.Context) error {
 	}
 	for _, b := range f.Bots {
 		policy.Hide = append(policy.Hide, b.Stderr)
+		policy.HideScratch(b.Scratch)
 	}
 	notes, err := checkSandboxed(policy, f.Bots...)
 	if err != nil {

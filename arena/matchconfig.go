@@ -186,6 +186,7 @@ func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
 		if b.Stderr != "" {
 			p.policy.Hide = append(p.policy.Hide, b.Stderr)
 		}
+		p.policy.HideScratch(b.Scratch)
 	}
 	if err := p.policy.Check(); err != nil {
 		fail(err)

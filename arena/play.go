@@ -173,6 +173,7 @@ func (pc playConfig) validate(cwd string) (*playPlan, error) {
 		if b.Stderr != "" {
 			p.policy.Hide = append(p.policy.Hide, b.Stderr)
 		}
+		p.policy.HideScratch(b.Scratch)
 	}
 	if err := p.policy.Check(); err != nil {
 		fail(err)

@@ -393,3 +393,75 @@ func TestCheckSandboxItem(t *testing.T) {
 		})
 	}
 }
+
+// TestSandboxScratchOfOtherBots: a bot's scratch directory is private to that bot's
+// processes even where it lies in a directory another bot may read (that bot's working
+// directory here): every sandboxed bot is the same user, so without hiding the other bot's
+// scratch directory the reader would read the writer's hands from its debug log as they are
+// dealt.
+func TestSandboxScratchOfOtherBots(t *testing.T) {
+	if err := botproc.SandboxError(); err != nil {
+		t.Skipf("no sandbox on this machine: %v", err)
+	}
+	dir := botDir(t) // the reader's working directory, holding the writer's directory and scratch
+	scratch, wdir := filepath.Join(dir, "scratch"), filepath.Join(dir, "w")
+	for _, d := range []string{scratch, wdir} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const play = `
+    klaverjas) echo "hello 1 NAME tests" ;;
+    rules) echo ok ;;
+    bid) shift 2; echo "$1" ;;
+    play) PLAY; shift 5; echo "$1" ;;
+    claim) echo 0 ;;
+    quit) exit 0 ;;
+  esac
+done
+`
+	writer := `#!/usr/bin/env bash
+while read -r kind rest; do
+  set -- $rest
+  case $kind in
+    dealt) echo "hand $3" >> "$SCRATCH/debug.log" ;;` + strings.NewReplacer("NAME", "writer", "PLAY", ":").Replace(play)
+	reader := `#!/usr/bin/env bash
+while read -r kind rest; do
+  set -- $rest
+  case $kind in` + strings.NewReplacer("NAME", "reader", "PLAY", `for f in scratch/*/debug.log; do [ -r "$f" ] && echo "seen $(cat "$f")" >&2; done`).Replace(play)
+	for name, script := range map[string]string{filepath.Join(wdir, "writer.sh"): writer, filepath.Join(dir, "reader.sh"): reader} {
+		if err := os.WriteFile(name, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stderr := filepath.Join(t.TempDir(), "reader.stderr")
+	bots := filepath.Join(t.TempDir(), "bots.toml")
+	if err := os.WriteFile(bots, fmt.Appendf(nil, `[[bot]]
+name = "writer"
+cmd = ["bash", "writer.sh"]
+dir = %q
+env = { PATH = "/usr/bin:/bin", SCRATCH = %q }
+scratch = %q
+
+[[bot]]
+name = "reader"
+cmd = ["bash", "reader.sh"]
+dir = %q
+stderr = %q
+`, wdir, scratch, scratch, dir, stderr), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, err := runArena(t, "match", "--bots", bots, "writer", "reader", "--games", "1", "--duplicate=false",
+		"-o", "game_end=deals:2", "--seed", "3", "--quiet"); err != nil {
+		t.Fatalf("arena: %v\n%s", err, errOut)
+	}
+	logs, _ := filepath.Glob(filepath.Join(scratch, "*", "debug.log"))
+	if len(logs) == 0 {
+		t.Fatal("the writer wrote no debug log in its scratch directory")
+	}
+	if b, err := os.ReadFile(stderr); err != nil {
+		t.Fatal(err)
+	} else if strings.Contains(string(b), "seen hand") {
+		t.Errorf("the reader read the writer's scratch directory:\n%s", b)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/dustin/go-humanize"
 	"github.com/klaverjas-arena/arena/referee/botproc"
@@ -90,6 +91,20 @@ type Policy struct {
 	// Hide lists the arena's own files (database, snapshot, logs, traces, key, stderr
 	// files, the league or bots file), which no bot may see.
 	Hide []string
+	// Scratches lists the scratch directories of every bot of the run (Limits.Scratch).
+	// Each bot sees its own process's directory in its own, and none of another bot's: a
+	// bot whose working directory or read-only paths hold another's scratch directory would
+	// otherwise read what that bot writes there (every sandboxed bot is the same user).
+	Scratches []string
+}
+
+// HideScratch adds the scratch directories of bots to Scratches.
+func (p *Policy) HideScratch(scratch ...string) {
+	for _, s := range scratch {
+		if s != "" {
+			p.Scratches = append(p.Scratches, s)
+		}
+	}
 }
 
 // ParseMode reads "on" or "off" (the --sandbox flag and the league file's sandbox key).
@@ -139,5 +154,11 @@ func (p Policy) Apply(spec *botproc.Spec, l Limits) {
 	if p.Off {
 		return
 	}
-	spec.Sandbox = &botproc.Sandbox{ReadOnly: l.ReadOnly, Scratch: l.Scratch, Hide: p.Hide}
+	hide := slices.Clone(p.Hide)
+	for _, s := range p.Scratches {
+		if filepath.Clean(s) != filepath.Clean(l.Scratch) {
+			hide = append(hide, s)
+		}
+	}
+	spec.Sandbox = &botproc.Sandbox{ReadOnly: l.ReadOnly, Scratch: l.Scratch, Hide: hide}
 }
