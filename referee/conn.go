@@ -36,6 +36,16 @@ type KeptConn interface {
 	Release()
 }
 
+// Pauser is a Conn whose bot can be stopped in its tracks and let go on (botproc's, by its
+// cgroup's freezer or SIGSTOP). The referee pauses the processes of the rooms not in play
+// (see enterRoom): a process of the first room has seen every card of the deal set that the
+// second room is replaying, and must not be running, able to signal through the machine's
+// load what it saw, while the second room plays it.
+type Pauser interface {
+	Pause() error
+	Resume() error
+}
+
 // CPUMeter is a Conn whose bot's CPU time can be read on request instead of with every
 // answer (a reading costs the arena a system call). The referee calls MeterCPU when it starts
 // the bot, and then reads CPUSinceMark at the end of each deal (and before it stops the bot

@@ -38,7 +38,11 @@ type seat struct {
 // statistics and names are the bot's at that seat in every room.
 
 // enterRoom makes room r's processes the seats' current ones; a room not yet entered has
-// none, and its bots start at their first decision (told the game, as after a fault).
+// none, and its bots start at their first decision (told the game, as after a fault). The
+// processes of the room left are paused (a Pauser) until their room is entered again: they
+// know every card of the deals the next room replays, and a process left running could
+// signal them through the load it puts on the machine (on the table's own CPU) to a process
+// of the room in play. Pausing is best effort: a Conn that cannot be paused runs on.
 func (m *match) enterRoom(r int) {
 	for _, s := range m.seats {
 		if s.room == r {
@@ -47,8 +51,23 @@ func (m *match) enterRoom(r int) {
 		if s.away == nil {
 			s.away = make([]Conn, m.rooms)
 		}
+		setPaused(s.conn, true)
 		s.away[s.room], s.conn, s.away[r] = s.conn, s.away[r], nil
 		s.room = r
+		setPaused(s.conn, false)
+	}
+}
+
+// setPaused pauses or resumes c if it is a Pauser; a failure leaves it as it was.
+func setPaused(c Conn, on bool) {
+	p, ok := c.(Pauser)
+	if !ok {
+		return
+	}
+	if on {
+		_ = p.Pause()
+	} else {
+		_ = p.Resume()
 	}
 }
 

@@ -124,6 +124,7 @@ type keptConn struct {
 var (
 	_ referee.KeptConn = (*keptConn)(nil)
 	_ referee.CPUMeter = (*keptConn)(nil)
+	_ referee.Pauser   = (*keptConn)(nil)
 )
 
 // MeterCPU passes the referee's request on to a connection that measures CPU time on
@@ -141,6 +142,23 @@ func (c *keptConn) CPUSinceMark() time.Duration {
 		return m.CPUSinceMark()
 	}
 	return 0
+}
+
+// Pause pauses the bot of a connection that can be, for the referee, while the match plays
+// another room (referee.Pauser); for any other it does nothing.
+func (c *keptConn) Pause() error {
+	if p, ok := c.Conn.(pauser); ok {
+		return p.Pause()
+	}
+	return nil
+}
+
+// Resume lets a bot that Pause paused run again.
+func (c *keptConn) Resume() error {
+	if p, ok := c.Conn.(pauser); ok {
+		return p.Resume()
+	}
+	return nil
 }
 
 // pauser is a connection whose bot can be paused while it waits (botproc.Proc).

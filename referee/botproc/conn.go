@@ -16,6 +16,7 @@ type Conn struct{ *Proc }
 var (
 	_ referee.Conn     = Conn{}
 	_ referee.CPUMeter = Conn{}
+	_ referee.Pauser   = Conn{}
 )
 
 // MeterCPU makes Exchange leave the bot's CPU time out of its replies from now on: the
