@@ -77,6 +77,12 @@ type Entrant struct {
 	// HelloName shows the bot by the name it gives in hello, Name naming it only until then
 	// (or for good, if it never says hello): for a bot the organiser has not named.
 	HelloName bool
+	// Proven marks a bot known to start (it played in an earlier match of a league): if it
+	// cannot start, or fails its handshake, before the first deal, that is its own fault, as
+	// later in a match (its deals are forfeited while it cannot start), not a *StartError
+	// ending the match. A bot that has been seen to start and then does not is not a mistake
+	// of the organiser's to be told at once, and must not stop a league for everyone.
+	Proven bool
 }
 
 // inProcess is a Conn to a Go bot running in this process through the SDK's session, so

@@ -409,3 +409,80 @@ func TestRefusalAfterTheStartIsAFault(t *testing.T) {
 		t.Errorf("NS forfeited %d deals", res.Sides[0].Forfeits)
 	}
 }
+
+// garbledHello answers the handshake with garbage.
+type garbledHello struct{ Conn }
+
+func (c garbledHello) Exchange(out []byte, wantReply bool, timeout time.Duration) (Reply, error) {
+	r, err := c.Conn.Exchange(out, wantReply, timeout)
+	if err == nil && bytes.HasPrefix(out, []byte("klaverjas")) {
+		r.Line = "hullo"
+	}
+	return r, err
+}
+
+// TestProvenBotThatDoesNotStart: a bot that fails its handshake before the first deal ends
+// the match (the organiser is told at once); a Proven one (it played an earlier match of a
+// league) forfeits its deals instead, and the match goes on for the others.
+func TestProvenBotThatDoesNotStart(t *testing.T) {
+	for _, proven := range []bool{false, true} {
+		e := randomEntrants()
+		inner := NewInProcess(randomBot("flaky", 6))
+		e[1] = Entrant{Name: "flaky", Proven: proven, Start: func(ctx context.Context) (Conn, error) {
+			c, err := inner(ctx)
+			return garbledHello{c}, err
+		}}
+		rs := rules.Default()
+		rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 4}
+		var log bytes.Buffer
+		res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 1, Records: NewLogWriter(&log)}, e)
+		var notStarted *StartError
+		if !proven {
+			if !errors.As(err, &notStarted) || notStarted.Bot != "flaky" {
+				t.Errorf("not proven: Run returned %v, want a *StartError of flaky", err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("proven: the match ended: %v", err)
+		}
+		recs := records(t, &log)
+		if len(recs) != 4 {
+			t.Fatalf("proven: %d deals logged, want 4", len(recs))
+		}
+		for _, r := range recs {
+			if r.Result.Outcome != "forfeit" || r.Result.Offender != "E" {
+				t.Errorf("proven: deal %d: outcome %s offender %q, want a forfeit by E", r.Deal, r.Result.Outcome, r.Result.Offender)
+			}
+		}
+		if res.Sides[0].Forfeits != 0 || res.Bots[1].Faults[FaultStart] == 0 {
+			t.Errorf("proven: NS forfeits %d, flaky's faults %v", res.Sides[0].Forfeits, res.Bots[1].Faults)
+		}
+	}
+}
+
+// TestProvenBotThatRefuses: a Proven bot that declines the ruleset before the first deal
+// forfeits its deals as one that fails its handshake does; the match goes on.
+func TestProvenBotThatRefuses(t *testing.T) {
+	e := randomEntrants()
+	inner := NewInProcess(randomBot("refuser", 6))
+	e[1] = Entrant{Name: "refuser", Proven: true, Start: func(ctx context.Context) (Conn, error) {
+		c, err := inner(ctx)
+		return refusingConn{Conn: c, refuse: true}, err
+	}}
+	rs := rules.Default()
+	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 4}
+	var log bytes.Buffer
+	res, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 1, Records: NewLogWriter(&log)}, e)
+	if err != nil {
+		t.Fatalf("the match ended: %v", err)
+	}
+	for _, r := range records(t, &log) {
+		if r.Result.Outcome != "forfeit" || r.Result.Offender != "E" {
+			t.Errorf("deal %d: %s by %s, want forfeited by E", r.Deal, r.Result.Outcome, r.Result.Offender)
+		}
+	}
+	if res.Bots[1].Faults[FaultStart] == 0 {
+		t.Errorf("no start fault charged to the refuser: %v", res.Bots[1].Faults)
+	}
+}

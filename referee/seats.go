@@ -107,8 +107,10 @@ func (m *match) stopRoom(finished bool) {
 // startAll starts every bot before the first deal, all at once, so that a bot refusing the
 // ruleset, or one that cannot start or fails its handshake twice in a row (a *StartError),
 // ends the match before anything is played (the first such error in seat order is the
-// error). (The second try keeps a passing hiccup of the machine from ending a match or a
-// league.) Later, a bot that fails to restart forfeits its deals.
+// error), unless the bot is Proven: then it is started again at its first decision, where not
+// starting (or refusing) forfeits its deals. (The second try keeps a passing hiccup of the
+// machine from ending a match or a league.) Later, a bot that fails to restart forfeits its
+// deals.
 func (m *match) startAll() error {
 	errs := make([]error, len(m.seats))
 	var wg sync.WaitGroup
@@ -130,7 +132,20 @@ func (m *match) startAll() error {
 	if err := m.ctx.Err(); err != nil {
 		return err
 	}
-	for _, err := range errs {
+	for i, err := range errs {
+		var notStarted *StartError
+		var refused *RefusedError
+		if s := m.seats[i]; s.entrant.Proven && (errors.As(err, &notStarted) || errors.As(err, &refused)) {
+			// Started again at its first decision, where not starting forfeits the deal. A
+			// process that refused is running still: it must not play.
+			if s.conn != nil {
+				_ = s.conn.Stop(500 * time.Millisecond)
+				s.conn = nil
+			}
+			m.cfg.Logger.Warn().Str("bot", s.name).Str("seat", s.pos.String()).Err(err).
+				Msg("bot did not start: its deals are forfeited while it does not")
+			continue
+		}
 		if err != nil {
 			return err
 		}

@@ -92,8 +92,10 @@ type Runner struct {
 
 	league     *store.League
 	mine       map[int]bool // a shard's matches, by index
-	unfinished map[int]bool // matches stored as started and not done, by index (plan)
-	total      int          // the matches this database plays
+	provenMu   sync.Mutex
+	proven     map[string]bool // bots that finished a match of the league (referee.Entrant.Proven)
+	unfinished map[int]bool    // matches stored as started and not done, by index (plan)
+	total      int             // the matches this database plays
 	snap       snapshotWriter
 	copyMu     sync.Mutex
 	copied     time.Time
@@ -247,6 +249,7 @@ func (r *Runner) Run(ctx context.Context, todo []Scheduled) error {
 	if err != nil {
 		return err
 	}
+	r.prove(totals)
 	p := r.Progress
 	if p != nil {
 		p.Started(r.total, r.Done, totals)
@@ -339,12 +342,22 @@ func (r *Runner) play(ctx context.Context, slot int, s Scheduled, w *store.DealW
 	cfg := referee.Config{ID: s.ID, Rules: r.File.Rules, Games: 1, Duplicate: true, Seed: s.Seed, Key: r.dealKey,
 		Time: r.File.TimeControl(s.Bots...), MaxFaults: r.File.MaxFaults, Records: deals, Resume: resumed,
 		Logger: log.Hook(quietWhenDone{ctx})}
-	if _, err := referee.Run(ctx, cfg, k.entrants(r.Entrants(slot, s.Seats()), s.Seats())); err != nil {
+	entrants := k.entrants(r.Entrants(slot, s.Seats()), s.Seats())
+	for i, b := range s.Seats() {
+		entrants[i].Proven = r.isProven(r.File.Bots[b].Name)
+	}
+	if _, err := referee.Run(ctx, cfg, entrants); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		return fmt.Errorf("match %s: %w", s.ID, err)
 	}
+	// Every bot of a match played to its end had started (or was proven already).
+	r.provenMu.Lock()
+	for _, b := range s.Seats() {
+		r.proven[r.File.Bots[b].Name] = true
+	}
+	r.provenMu.Unlock()
 	return w.Finish(s.Index, deals.records, Summarize, r.matchDone)
 }
 
@@ -358,6 +371,31 @@ func (r *Runner) resumed(s Scheduled) ([]referee.DealRecord, error) {
 	}
 	m := s.Record(r.File.Hash)
 	return r.DB.ResumeMatch(r.File.Name, &m)
+}
+
+// prove notes the bots that have finished a match of the league before this run (play notes
+// those of this run): a bot that cannot start in a later match forfeits its deals there
+// instead of stopping the league.
+func (r *Runner) prove(totals *store.Totals) {
+	r.provenMu.Lock()
+	defer r.provenMu.Unlock()
+	if r.proven == nil {
+		r.proven = map[string]bool{}
+	}
+	if totals == nil {
+		return
+	}
+	for _, b := range totals.Bots {
+		if b.Matches > 0 {
+			r.proven[b.Name] = true
+		}
+	}
+}
+
+func (r *Runner) isProven(name string) bool {
+	r.provenMu.Lock()
+	defer r.provenMu.Unlock()
+	return r.proven[name]
 }
 
 // matchDone tells the progress display, the snapshot and the copy for arena merge of a
