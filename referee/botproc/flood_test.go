@@ -3,6 +3,7 @@
 package botproc
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -140,5 +141,38 @@ sys.stdin.readline()`)
 	}
 	if st.Size() < StderrFileMax || st.Size() > StderrFileMax+200 {
 		t.Errorf("stderr file has %d bytes, want the cap %d plus a note", st.Size(), StderrFileMax)
+	}
+}
+
+// G1, G3: a bot that floods stderr at every run cannot grow its stderr file past
+// StderrFileTotalMax, however often it is run (each fault restarts it; every room and, without
+// kept processes, every match runs it afresh), while each run's capture keeps its stderr.
+func TestExchange_StderrFloodEveryRun(t *testing.T) {
+	defer func(v int64) { StderrFileTotalMax = v }(StderrFileTotalMax)
+	StderrFileTotalMax = 3 << 20 // three runs of 2 MiB fill it
+	file := filepath.Join(t.TempDir(), "stderr.log")
+	for i := range 5 {
+		b := pyBot(t, fmt.Sprintf(`import sys
+sys.stdin.readline()
+sys.stderr.write("e" * (2 << 20) + "\nRUN-%d\n")
+sys.stderr.flush()
+print("ans done", flush=True)
+sys.stdin.readline()`, i))
+		b.StderrFile = file
+		p := mustStart(t, b)
+		if r, err := p.Exchange([]byte("req x\n"), true, 30*time.Second); err != nil || r.Line != "ans done" {
+			t.Fatalf("run %d: Exchange: %q, %v", i, r.Line, err)
+		}
+		stopWithin(t, p, 100*time.Millisecond, time.Second)
+		if tail := p.StderrTail(); !strings.HasSuffix(tail, fmt.Sprintf("\nRUN-%d\n", i)) {
+			t.Errorf("run %d: the capture lacks the run's last line", i)
+		}
+	}
+	st, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Size() > StderrFileTotalMax+5*200 {
+		t.Errorf("stderr file has %d bytes after 5 runs of 2 MiB each, want at most the total cap %d plus notes", st.Size(), StderrFileTotalMax)
 	}
 }

@@ -301,7 +301,19 @@ func (p *Proc) drainStderr() {
 			p.errBuf.Write(buf[:n])
 			if p.errFile != nil && inFile < StderrFileMax {
 				k := int(min(int64(n), StderrFileMax-inFile))
-				if _, werr := p.errFile.Write(buf[:k]); werr != nil {
+				// Other runs of the bot (restarts, other rooms and tables) append to the
+				// same file, now and before: the file's size bounds what this run may add.
+				var size int64
+				if fi, serr := p.errFile.Stat(); serr == nil {
+					size = fi.Size()
+				}
+				if left := StderrFileTotalMax - size; left < int64(k) {
+					k = int(max(left, 0))
+				}
+				if k == 0 {
+					_, _ = fmt.Fprintf(p.errFile, "\n[botproc: the file has reached %d bytes; the rest of this run's stderr is dropped]\n", StderrFileTotalMax)
+					inFile = StderrFileMax + 1
+				} else if _, werr := p.errFile.Write(buf[:k]); werr != nil {
 					p.log.Warn().Err(werr).Msg("botproc: stderr file write failed; file capture stopped")
 					inFile = StderrFileMax + 1
 				} else if inFile += int64(k); inFile == StderrFileMax {

@@ -43,8 +43,15 @@ type Spec struct {
 }
 
 // StderrFileMax is how many bytes of a bot's stderr are appended to Spec.StderrFile per run
-// of the bot; the rest is dropped (with a note in the file), so a bot cannot fill the disk.
+// of the bot; the rest is dropped (with a note in the file). A bot is run again after each
+// fault, in each room and (without kept processes) in each match, so the file as a whole is
+// bounded too: see StderrFileTotalMax.
 const StderrFileMax = 64 << 20
+
+// StderrFileTotalMax is the size Spec.StderrFile never grows past through the bot's stderr,
+// over all its runs (which append to the same file): once it is reached, each run's stderr
+// goes to the capture only, with a note in the file, so a bot cannot fill the disk.
+var StderrFileTotalMax int64 = 1 << 30
 
 // MaxInfo is how many info lines (protocol.IsInfo) a bot may write before one answer; one
 // more is a Flood fault (spec.md §8).
