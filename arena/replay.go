@@ -114,6 +114,11 @@ func logDeals(path string, warn io.Writer) (source, error) {
 	if err != nil {
 		return source{}, err
 	}
+	if len(entries) == 0 {
+		// Nothing to verify is not a verified log: a log truncated to nothing (or to a torn
+		// first line) is an error, as arena serve --log says of it.
+		return source{}, fmt.Errorf("%s: no deal record in it: an empty or truncated log (arena match --log FILE writes one)", path)
+	}
 	src := source{deals: make([]located, len(entries)), torn: torn}
 	for i, e := range entries {
 		src.deals[i] = located{where: fmt.Sprintf("%s:%d", path, e.line), rec: e.rec}

@@ -97,6 +97,10 @@ func TestReadLogDamage(t *testing.T) {
 		"midtorn.jsonl":  string(data[:mid]) + "\n" + string(data[mid:]),
 		"noscore.jsonl":  `{"v":1,"match":"x"}` + "\n",
 		"wrongtyp.jsonl": `{"v":1,"match":"x","seats":"N"}` + "\n",
+		// no deal at all: a log truncated to nothing, or to a torn first line, or blank lines
+		"empty.jsonl":     "",
+		"tornfirst.jsonl": string(data[:100]),
+		"blank.jsonl":     "\n\n",
 	} {
 		p := write(name, []byte(content))
 		_, _, err := runArena(t, "replay", "--log", p, "--verify")

@@ -93,6 +93,15 @@ func Open(path string, opt Options) (db *DB, err error) {
 	if opt.ReadOnly && errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w at %s (a league creates it: arena league FILE)", ErrNoDatabase, path)
 	}
+	// bbolt writes the first pages of an empty file it opens for writing (as a new
+	// database) and fails on one opened read-only: an empty file is a truncated database as
+	// far as the arena can tell, refused as any other damage is, unchanged.
+	switch {
+	case err == nil && before.IsDir():
+		return nil, fmt.Errorf("database %s is a directory: give a database file (--db FILE or ARENA_DB)", path)
+	case err == nil && before.Size() == 0:
+		return nil, fmt.Errorf("%w: %s is empty (0 bytes): a truncated database, or a file made empty; the file was not changed (restore it from a backup, or remove it to start a new database there)", ErrCorrupt, path)
+	}
 	// A damaged file can make bbolt read past the end of its mapping: turn that fault
 	// into a panic, and the panic into an error.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))

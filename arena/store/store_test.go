@@ -176,6 +176,33 @@ func TestOpen_Foreign(t *testing.T) {
 	}
 }
 
+// TestOpen_EmptyFile: a file of 0 bytes (a database truncated to nothing) is refused by
+// every command, unchanged, and not made a new database by a league.
+func TestOpen_EmptyFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "empty.db")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, ro := range []bool{false, true, false} {
+		db, err := Open(path, Options{ReadOnly: ro})
+		if err == nil {
+			db.Close()
+		}
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "empty (0 bytes)") {
+			t.Errorf("read-only %v: got %v", ro, err)
+		}
+		if st, err := os.Stat(path); err != nil || st.Size() != 0 {
+			t.Fatalf("read-only %v: the file was changed: %v %v", ro, st.Size(), err)
+		}
+	}
+	dir := t.TempDir()
+	for _, ro := range []bool{false, true} {
+		if _, err := Open(dir, Options{ReadOnly: ro}); err == nil || !strings.Contains(err.Error(), "is a directory") {
+			t.Errorf("a directory, read-only %v: got %v", ro, err)
+		}
+	}
+}
+
 func BenchmarkPutDeal(b *testing.B) {
 	db, path := MustOpen(b)
 	if err := db.PutLeague(&League{Name: "x", Rules: rules.Default(), Bots: []string{"a", "b"}}); err != nil {
