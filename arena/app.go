@@ -26,18 +26,31 @@ const (
 
 // run runs the arena with the command line args and returns its exit status. Ctrl-C and
 // SIGTERM cancel the command's context; the command then stops cleanly and the arena exits
-// with 128 plus the signal's number.
+// with 128 plus the signal's number. A second signal ends the arena at once (the bots are
+// then ended as after a kill -9 of the arena, and the database is as safe).
 func run(args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
+	returned := make(chan struct{})
+	defer close(returned)
 	go func() {
 		select {
 		case s := <-sigs:
 			cancel(interrupted{s.(syscall.Signal)})
 		case <-ctx.Done():
+			return
+		}
+		// The command stops cleanly on the first signal; a second one ends the arena at once,
+		// for a command that cannot see the first (blocked opening a named pipe with no
+		// writer, say, or reading a hung network file system).
+		select {
+		case s := <-sigs:
+			fmt.Fprintf(stderr, "arena: %v again: stopping at once\n", s)
+			os.Exit(exitSignalBase + int(s.(syscall.Signal)))
+		case <-returned:
 		}
 	}()
 	app := newApp(stdout, stderr)

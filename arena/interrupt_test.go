@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/klaverjas-arena/arena/referee"
+	"golang.org/x/sys/unix"
 )
 
 // TestMatchInterrupt: Ctrl-C (SIGINT) during arena match records no fault against anyone
@@ -62,4 +64,81 @@ func TestMatchInterrupt(t *testing.T) {
 			t.Errorf("deal %d: faults %+v, outcome %s: an interruption is nobody's fault", i+1, rec.Faults, rec.Result.Outcome)
 		}
 	}
+}
+
+// TestSecondInterrupt: a command that cannot see Ctrl-C (blocked opening a named pipe that
+// nobody writes to) ends at the second one, with status 130, instead of never; a key file
+// that is a named pipe is refused without waiting for a writer.
+func TestSecondInterrupt(t *testing.T) {
+	if _, err := os.Stat("/proc/self/task"); err != nil {
+		t.Skip("no /proc to tell when the arena waits in open(2):", err)
+	}
+	arena, bot := buildTools(t)
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	botArg := strings.Join(bot, " ")
+	key := exec.Command(arena, "match", botArg, botArg, "--key", fifo, "--sandbox", "off")
+	var keyOut bytes.Buffer
+	key.Stdout, key.Stderr = &keyOut, &keyOut
+	if err := key.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- key.Wait() }()
+	select {
+	case <-done:
+		if !strings.Contains(keyOut.String(), "is not a regular file") {
+			t.Errorf("--key FIFO: %s", keyOut.String())
+		}
+	case <-time.After(20 * time.Second):
+		_ = key.Process.Kill()
+		<-done
+		t.Error("--key FIFO: still waiting after 20 s")
+	}
+	cmd := exec.Command(arena, "replay", "--log", fifo, "x")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	// Until the arena is in open(2) of the pipe (so its signal handler is in place): a fixed
+	// sleep would not hold on a loaded machine.
+	for deadline := time.Now().Add(20 * time.Second); !inOpen(cmd.Process.Pid); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatal("the arena did not come to open the named pipe in 20 s")
+		}
+	}
+	for range 2 {
+		if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	select {
+	case <-exited:
+		if cmd.ProcessState.ExitCode() != 130 || !strings.Contains(stderr.String(), "again: stopping at once") {
+			t.Errorf("exit %d\n%s", cmd.ProcessState.ExitCode(), stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		<-exited
+		t.Fatal("still running 20 s after two interrupts")
+	}
+}
+
+// inOpen says whether a thread of process pid is blocked in openat (/proc/PID/task/*/syscall
+// starts with the call's number).
+func inOpen(pid int) bool {
+	paths, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/syscall", pid))
+	for _, p := range paths {
+		if b, err := os.ReadFile(p); err == nil && strings.HasPrefix(string(b), fmt.Sprint(unix.SYS_OPENAT)+" ") {
+			return true
+		}
+	}
+	return false
 }

@@ -70,6 +70,10 @@ func writeKeyFile(path string) error {
 // optional newline, in a file its group and others may not read. Errors name the file,
 // never the key.
 func readKeyFile(path string) ([]byte, error) {
+	// Checked before it is opened too: opening a named pipe waits for a writer.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("key file %s is not a regular file", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("key file: %w", err)
