@@ -495,14 +495,32 @@ func TestLeagueSecondArena(t *testing.T) {
 		t.Errorf("standings on a held database: %v", err)
 	}
 	// With the running league's snapshot, standings show it.
-	snap, _ := json.Marshal(league.Snapshot{League: "t", PID: os.Getpid(), Time: time.Now(),
-		Totals: &store.Totals{Bots: []store.BotTotals{{Name: "bot0"}, {Name: "bot1"}}}})
-	if err := os.WriteFile(snapshotPath(path), snap, 0o644); err != nil {
+	err = league.WriteSnapshot(snapshotPath(path), &league.Snapshot{League: "t", PID: os.Getpid(), Time: time.Now(),
+		Totals: &store.Totals{Bots: []store.BotTotals{{Name: "bot0", Wins: 1, Games: 1}, {Name: "bot1", Losses: 1, Games: 1}}}})
+	if err != nil {
 		t.Fatal(err)
 	}
 	out, _, err := runArena(t, "standings", "--db", path)
 	if err != nil || !strings.Contains(out, "league t is running, pid") || !strings.Contains(out, "bot1") {
 		t.Errorf("standings of a running league: %v\n%s", err, out)
+	}
+	// A damaged or altered snapshot (a win more) is reported, not shown.
+	data, err := os.ReadFile(snapshotPath(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, damaged := range map[string][]byte{"altered": bytes.Replace(data, []byte(`"wins":1`), []byte(`"wins":7`), 1),
+		"not a snapshot": []byte(`{"league":"t"}`), "plain totals": []byte(`{"league":"t","pid":1,"totals":{}}`)} {
+		if bytes.Equal(damaged, data) {
+			t.Fatalf("%s: no wins in %s", what, data)
+		}
+		if err := os.WriteFile(snapshotPath(path), damaged, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out, _, err = runArena(t, "standings", "--db", path)
+		if err == nil || !strings.Contains(err.Error(), "damaged or altered") || strings.Contains(out, "bot1") {
+			t.Errorf("standings with a snapshot %s: %v\n%s", what, err, out)
+		}
 	}
 	_, _, err = runArena(t, "export", "--db", path)
 	if err == nil || !strings.Contains(err.Error(), "arena export needs to read the database") {

@@ -54,6 +54,8 @@ func standingsCommand() *cli.Command {
 					}
 					fmt.Fprintf(note, "(league %s is running, pid %d: standings as of %s)\n", snap.League, snap.PID, snap.Time.Format("15:04:05"))
 					return printStandings(c.App.Writer, snap.League, snap.Totals, snap.Authors, opt)
+				} else if errors.Is(serr, league.ErrSnapshotDamaged) {
+					return fmt.Errorf("%w\n%v: not shown; the league rewrites it after its next match", err, serr)
 				}
 			}
 			if err != nil {

@@ -2,7 +2,9 @@ package league
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"sync"
 	"time"
@@ -20,15 +22,35 @@ type Snapshot struct {
 	Authors []string `json:"authors,omitempty"`
 }
 
-// ReadSnapshot reads a running league's snapshot of its totals.
+// snapshotFile is the snapshot file: the snapshot's JSON with its CRC-32C, so that a damaged
+// or altered file is reported instead of shown as a running league's standings (the
+// database's values carry theirs).
+type snapshotFile struct {
+	CRC32C   uint32          `json:"crc32c"`
+	Snapshot json.RawMessage `json:"snapshot"`
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// ErrSnapshotDamaged is a snapshot file that does not pass its checksum, or is not one.
+var ErrSnapshotDamaged = errors.New("damaged or altered")
+
+// ReadSnapshot reads a running league's snapshot of its totals, checking its checksum.
 func ReadSnapshot(path string) (*Snapshot, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	var f snapshotFile
+	if err := json.Unmarshal(data, &f); err != nil || f.Snapshot == nil {
+		return nil, fmt.Errorf("snapshot %s: %w: not a snapshot of a running league's standings", path, ErrSnapshotDamaged)
+	}
+	if crc32.Checksum(f.Snapshot, castagnoli) != f.CRC32C {
+		return nil, fmt.Errorf("snapshot %s: %w: it fails its checksum", path, ErrSnapshotDamaged)
+	}
 	var s Snapshot
-	if err := json.Unmarshal(data, &s); err != nil || s.Totals == nil {
-		return nil, fmt.Errorf("snapshot %s: unreadable", path)
+	if err := json.Unmarshal(f.Snapshot, &s); err != nil || s.Totals == nil {
+		return nil, fmt.Errorf("snapshot %s: %w: unreadable", path, ErrSnapshotDamaged)
 	}
 	return &s, nil
 }
@@ -90,12 +112,23 @@ func (w *snapshotWriter) close(r *Runner) {
 func (w *snapshotWriter) flush(r *Runner) {
 	w.pending = nil
 	w.written = time.Now()
-	data, err := json.Marshal(Snapshot{League: r.File.Name, PID: os.Getpid(), Time: w.written, Totals: w.latest, Authors: r.File.BotAuthors()})
+	_ = WriteSnapshot(r.Snapshot, &Snapshot{League: r.File.Name, PID: os.Getpid(), Time: w.written, Totals: w.latest, Authors: r.File.BotAuthors()})
+}
+
+// WriteSnapshot replaces the snapshot file at path (atomically, mode 0600) with s and its
+// checksum.
+func WriteSnapshot(path string, s *Snapshot) error {
+	snap, err := json.Marshal(s)
 	if err != nil {
-		return
+		return err
 	}
-	tmp := r.Snapshot + ".tmp"
-	if os.WriteFile(tmp, data, 0o600) == nil {
-		_ = os.Rename(tmp, r.Snapshot)
+	data, err := json.Marshal(snapshotFile{CRC32C: crc32.Checksum(snap, castagnoli), Snapshot: snap})
+	if err != nil {
+		return err
 	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
