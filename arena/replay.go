@@ -93,6 +93,16 @@ func runReplay(c *cli.Context) error {
 		src.deals = deals
 		return verifyDeals(c.App.Writer, &src, !single)
 	}
+	// A deal of a log is shown as the log has it: one edited by hand, or damaged, is
+	// re-refereed first, so that it is reported instead of shown as if it had been played
+	// (the store re-derives or checks its deals as it reads them).
+	if bad := verifyEach(c.App.ErrWriter, deals); bad > 0 {
+		what, check := "database", "arena replay --verify --db "+c.String("db")
+		if path := c.String("log"); path != "" {
+			what, check = "log", "arena replay --verify --log "+path
+		}
+		return fmt.Errorf("%d of the %d deals selected are inconsistent with the rules (a damaged or altered %s): not shown; %s lists every problem", bad, len(deals), what, check)
+	}
 	st := cardStyle(c.App.Writer, c.Bool("ascii"))
 	for i, d := range deals {
 		if i > 0 {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -200,5 +201,46 @@ func TestReadLogLines(t *testing.T) {
 	}
 	if _, _, err := readLog(strings.NewReader(cut+"\n\n"), "x", io.Discard); err == nil || !strings.Contains(err.Error(), "x:2:") {
 		t.Errorf("bad line before an empty one: %v", err)
+	}
+}
+
+// TestReplayAlteredLog: a log's deal edited by hand (a score, a card) is reported by arena
+// replay MATCH/DEAL and by arena serve --log, with its line, not shown or served as if it
+// had been played.
+func TestReplayAlteredLog(t *testing.T) {
+	buildTools(t)
+	lines := matchLog(t, randomBot+" -seed 1", randomBot+" -seed 2", "--games", "1", "--seed", "5")
+	var rec referee.DealRecord
+	if err := json.Unmarshal([]byte(lines[0]), &rec); err != nil {
+		t.Fatal(err)
+	}
+	score := rec
+	score.Result.Score = slices.Clone(rec.Result.Score)
+	score.Result.Score[0] += 100
+	card := rec
+	card.Actions = slices.Clone(rec.Actions)
+	card.Actions[1].Card, card.Actions[2].Card = rec.Actions[2].Card, rec.Actions[1].Card
+	for name, altered := range map[string]referee.DealRecord{"score": score, "card": card} {
+		data, err := json.Marshal(&altered)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log := filepath.Join(t.TempDir(), "altered.jsonl")
+		text := string(data) + "\n" + strings.Join(lines[1:], "")
+		if err := os.WriteFile(log, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, sel := range []string{rec.Match + "/1", rec.Match} {
+			out, errOut, err := runArena(t, "replay", "--log", log, sel)
+			if err == nil || !strings.Contains(errOut, log+":1: match "+rec.Match) || !strings.Contains(err.Error(), "inconsistent with the rules") || out != "" {
+				t.Errorf("%s: replay %s: %v\nstdout:\n%s\nstderr:\n%s", name, sel, err, out, errOut)
+			}
+		}
+		if out, _, err := runArena(t, "replay", "--log", log, rec.Match+"/2"); err != nil || !strings.Contains(out, "score") {
+			t.Errorf("%s: replay of a sound deal of the log: %v\n%s", name, err, out)
+		}
+		if _, err := logSource(log, io.Discard); err == nil || !strings.Contains(err.Error(), log+":1: match "+rec.Match) {
+			t.Errorf("%s: serve --log: %v", name, err)
+		}
 	}
 }

@@ -80,8 +80,25 @@ func logSource(path string, warn io.Writer) (*web.LogSource, error) {
 		return nil, err
 	}
 	recs := make([]view.Located, len(entries))
+	var bad strings.Builder
+	n := 0
 	for i, e := range entries {
 		recs[i] = view.Located{Where: fmt.Sprintf("%s:%d", path, e.line), Rec: e.rec}
+		// A deal edited by hand, or damaged, would be served, and counted in the standings,
+		// as if it had been played: every deal is re-refereed first.
+		if err := e.rec.Verify(); err != nil {
+			if n++; n <= 10 {
+				fmt.Fprintf(&bad, "\n%s: match %s game %d deal %d attempt %d: %v", recs[i].Where, e.rec.Match, e.rec.Game, e.rec.Deal, e.rec.Attempt, err)
+			}
+		}
+	}
+	if n > 0 {
+		more := ""
+		if n > 10 {
+			more = fmt.Sprintf("\n(and %d more)", n-10)
+		}
+		return nil, fmt.Errorf("%s: %d of %d deals are inconsistent with the rules (a damaged or altered log): not served; arena replay --verify --log %s lists every problem%s%s",
+			path, n, len(entries), path, bad.String(), more)
 	}
 	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	ls, skipped, err := web.NewLogSource(name, path, recs)
