@@ -2,6 +2,8 @@ package main
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -90,5 +92,27 @@ func TestEveryProblemAtOnce(t *testing.T) {
 		if out.Len() > 0 {
 			t.Errorf("%q: wrote %q", c.args, out.String())
 		}
+	}
+}
+
+// TestCheckListsEveryProblem: arena check lists every problem of its command line and bots
+// file together, before the bot starts, as match does: not the first alone.
+func TestCheckListsEveryProblem(t *testing.T) {
+	bots := filepath.Join(t.TempDir(), "bots.toml")
+	if err := os.WriteFile(bots, []byte("[[bot]]\nname = \"x\"\ncmd = [\"/no/such/bot\"]\ncolour = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cliMu.Lock()
+	var out, errOut strings.Builder
+	status := run([]string{"arena", "check", "--bots", bots, "--time", "0s", "--grace", "-1s", "--sandbox", "maybe", "-q", "-v", "x"}, &out, &errOut)
+	cliMu.Unlock()
+	for _, want := range []string{"give --quiet or --verbose, not both", `unknown key "bot.colour"`, "program /no/such/bot",
+		"--time 0s: must be more than 0", "--grace -1s: must not be negative", `--sandbox: sandbox = "maybe"`} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("no %q in\n%s", want, errOut.String())
+		}
+	}
+	if status != 1 || out.Len() > 0 {
+		t.Errorf("status %d, stdout %q", status, out.String())
 	}
 }

@@ -42,15 +42,17 @@ func runCheck(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return usageError{fmt.Sprintf("arena check: want one bot, got %d arguments (arena help check)", c.NArg())}
 	}
+	// Every problem of the command line and the bots file, together, before the bot starts.
+	var errs []error
 	v, err := verbosityFromFlags(c)
 	if err != nil {
-		return err
+		errs = append(errs, err)
 	}
 	var bots botdef.File
 	if path := c.String("bots"); path != "" {
 		var err error
 		if bots, err = botdef.Load(path); err != nil {
-			return err
+			errs = append(errs, err)
 		}
 	}
 	cwd, err := os.Getwd()
@@ -59,14 +61,19 @@ func runCheck(c *cli.Context) error {
 	}
 	b, err := botdef.Lookup(c.Args().First(), bots, cwd)
 	if err != nil {
-		return err
+		errs = append(errs, err)
 	}
 	tc := referee.TimeControl{Startup: c.Duration("startup"), Decision: c.Duration("time"), Grace: c.Duration("grace")}
 	if b.Decision > 0 && !c.IsSet("time") {
 		tc.Decision = b.Decision
 	}
-	if err := errors.Join(checkTimeFlags(tc)...); err != nil {
-		return err
+	errs = append(errs, checkTimeFlags(tc)...)
+	policy, err := sandboxPolicy(c.String("sandbox"))
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return errors.Join(distinctErrors(errs)...)
 	}
 	// The bot's stderr goes to its own file if it has one, else to a temporary file, so the
 	// check can count every byte.
@@ -78,10 +85,6 @@ func runCheck(c *cli.Context) error {
 		f.Close()
 		defer os.Remove(f.Name())
 		b.Stderr = f.Name()
-	}
-	policy, err := sandboxPolicy(c.String("sandbox"))
-	if err != nil {
-		return err
 	}
 	if err := policy.Check(); err != nil {
 		return err

@@ -95,10 +95,27 @@ func runLeague(c *cli.Context) error {
 		}
 		shard = &s
 	}
+	dbPath := c.String("db")
+	if err := checkOutputFile("db", dbPath); err != nil {
+		errs = append(errs, err)
+	}
+	if n := c.Int("standings-every"); n < 0 {
+		errs = append(errs, fmt.Errorf("--standings-every %d: want a number of matches, 1 or more (0: only at the end)", n))
+	}
+	if d := c.Duration("progress-every"); c.IsSet("progress-every") && d <= 0 {
+		errs = append(errs, fmt.Errorf("--progress-every %v: want a positive interval, such as 30s", d))
+	}
+	var viewer net.Listener // opened now, so that a bad address fails before the league starts
+	if addr := c.String("serve"); addr != "" {
+		if viewer, err = listen(addr); err != nil {
+			errs = append(errs, err)
+		} else {
+			defer viewer.Close()
+		}
+	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	dbPath := c.String("db")
 	policy := confine.Policy{Off: f.SandboxOff}
 	if err := policy.Check(); err != nil {
 		return err
@@ -130,13 +147,6 @@ func runLeague(c *cli.Context) error {
 	log := logger(c.App.ErrWriter, v.level)
 	out := c.App.Writer
 	progress := &view.Progress{}
-	var viewer net.Listener // opened now, so that a bad address fails before the league starts
-	if addr := c.String("serve"); addr != "" {
-		if viewer, err = listen(addr); err != nil {
-			return err
-		}
-		defer viewer.Close()
-	}
 	r := &league.Runner{
 		File: f, DB: db, Force: c.Bool("force"), Key: key, Logger: log, Snapshot: snapshotPath(dbPath), Shard: shard,
 		Entrants: func(slot int, seats []int) []referee.Entrant {

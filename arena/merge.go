@@ -37,9 +37,11 @@ func runMerge(c *cli.Context) error {
 	outPath, paths := c.Args().First(), c.Args().Tail()
 	w := c.App.Writer
 	var sources []league.Source
+	var errs []error // every shard that cannot be read, together, before OUT.db is opened
 	for _, p := range paths {
 		if same(p, outPath) {
-			return fmt.Errorf("arena merge: %s is both the output and a shard", p)
+			errs = append(errs, fmt.Errorf("arena merge: %s is both the output and a shard", p))
+			continue
 		}
 		db, name, err := openShard(p)
 		if errors.Is(err, errRunningNoCopy) {
@@ -47,13 +49,17 @@ func runMerge(c *cli.Context) error {
 			continue
 		}
 		if err != nil {
-			return err
+			errs = append(errs, err)
+			continue
 		}
 		defer db.Close()
 		if name != p {
 			fmt.Fprintf(w, "note: %s is held by a running shard: merging its copy %s\n", p, name)
 		}
 		sources = append(sources, league.Source{Name: p, DB: db})
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
 	}
 	if len(sources) == 0 {
 		return errors.New("arena merge: no shard database could be read yet")
