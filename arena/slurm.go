@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"github.com/klaverjas-arena/arena/arena/league"
 	"github.com/urfave/cli/v2"
@@ -25,9 +26,11 @@ func slurmCommand() *cli.Command {
 			"missing. The arena, the league file, the bots and DIR must be at the same paths on every\n" +
 			"node (a shared filesystem).",
 		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "shards", Required: true, Usage: "`N` array tasks, one shard each"},
-			&cli.StringFlag{Name: "db", Required: true, Usage: "the merged database `OUT.db`"},
-			&cli.StringFlag{Name: "dir", Required: true, Usage: "`DIR` for the job scripts, the shard databases and their logs (shared by the nodes)"},
+			// --shards, --db and --dir are required, checked by runSlurm with the other problems:
+			// urfave/cli's own check would come before the refused flag values are reported.
+			&cli.IntFlag{Name: "shards", Usage: "`N` array tasks, one shard each (required)"},
+			&cli.StringFlag{Name: "db", Usage: "the merged database `OUT.db` (required)"},
+			&cli.StringFlag{Name: "dir", Usage: "`DIR` for the job scripts, the shard databases and their logs (shared by the nodes; required)"},
 			&cli.StringFlag{Name: "key", Usage: "deal key `FILE` for every shard (default: DIR/league.key, made if missing)"},
 			&cli.BoolFlag{Name: "submit", Usage: "submit both jobs with sbatch and print their ids (default: print the sbatch commands)"},
 			&cli.StringFlag{Name: "partition", Usage: "Slurm `PARTITION`"},
@@ -48,26 +51,66 @@ func runSlurm(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	f, err := league.Load(file)
-	if err != nil {
+	// Every problem of the command line and the league file, together, before anything is
+	// written.
+	var errs []error
+	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	f, ferr := league.Load(file)
+	if ferr != nil {
+		errs = append(errs, ferr)
+	}
+	switch {
+	case !c.IsSet("shards"):
+		fail("--shards N is required: the number of array tasks, one shard each")
+	case n < 1:
+		fail("--shards %d: want at least 1", n)
+	case ferr == nil:
+		if _, err := f.Shards(n); err != nil {
+			errs = append(errs, err)
+		} else if m := f.Pairing.Matches(); n > m {
+			fail("--shards %d: league %s has only %d matches", n, f.Name, m)
+		}
+	}
+	var dir, out string
+	if !c.IsSet("dir") || c.String("dir") == "" {
+		fail("--dir DIR is required: the directory of the job scripts, the shard databases and their logs")
+	} else if dir, err = filepath.Abs(c.String("dir")); err != nil {
 		return err
+	} else if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		fail("--dir %s: is not a directory", c.String("dir"))
 	}
-	if n < 1 {
-		return fmt.Errorf("--shards %d: want at least 1", n)
-	}
-	if _, err := f.Shards(n); err != nil {
+	if !c.IsSet("db") || c.String("db") == "" {
+		fail("--db OUT.db is required: the database the merge job writes")
+	} else if out, err = filepath.Abs(c.String("db")); err != nil {
 		return err
+	} else if err := checkOutputFile("db", out); err != nil {
+		errs = append(errs, err)
 	}
-	if m := f.Pairing.Matches(); n > m {
-		return fmt.Errorf("--shards %d: league %s has only %d matches", n, f.Name, m)
+	if c.IsSet("cpus-per-task") && c.Int("cpus-per-task") < 1 {
+		fail("--cpus-per-task %d: want at least 1", c.Int("cpus-per-task"))
 	}
-	dir, err := filepath.Abs(c.String("dir"))
-	if err != nil {
-		return err
+	// A value is written into an #SBATCH line of a shell script: a line break (or another
+	// control character) would end the line and put the rest of the value into the script
+	// as a command.
+	for _, o := range []struct{ flag, value string }{{"partition", c.String("partition")}, {"time", c.String("time")}} {
+		if strings.ContainsFunc(o.value, unicode.IsControl) {
+			fail("--%s %q: no line breaks or other control characters (it goes into an #SBATCH line)", o.flag, o.value)
+		}
 	}
-	out, err := filepath.Abs(c.String("db"))
-	if err != nil {
-		return err
+	for _, o := range c.StringSlice("sbatch") {
+		if strings.ContainsFunc(o, unicode.IsControl) {
+			fail("--sbatch %q: no line breaks or other control characters (it goes into an #SBATCH line)", o)
+		} else if !strings.HasPrefix(o, "-") {
+			fail("--sbatch %q: want an sbatch option, such as --account=X", o)
+		}
+	}
+	if path := c.String("key"); path != "" {
+		if _, err := readKeyFile(path); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err

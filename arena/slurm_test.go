@@ -247,3 +247,51 @@ func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool)
 		}
 	}
 }
+
+// TestSlurmFlagProblems: a flag value that does not parse is reported as such (not as a
+// missing flag, nor as an unknown command named by the league file), and every other
+// problem of the command line is listed with the league file's, before anything is written.
+func TestSlurmFlagProblems(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "league.toml")
+	bad := "games = 3\n[[bot]]\nname = \"a\"\ncmd = [\"/no/bot\"]\n[[bot]]\nname = \"b\"\ncmd = [\"/no/bot\"]\n"
+	if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notDir := filepath.Join(dir, "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jobs := filepath.Join(dir, "jobs")
+	for _, c := range []struct {
+		args   []string
+		status int
+		want   []string
+	}{
+		{[]string{"--shards", "abc", "--db", "x.db", "--dir", jobs, file}, exitUsage,
+			[]string{"arena slurm: --shards abc: want a whole number (arena slurm --help)"}},
+		{[]string{file}, 1, []string{"league file " + file + ": games = 3", "--shards N is required", "--dir DIR is required", "--db OUT.db is required"}},
+		{[]string{"--shards", "0", "--db", "/no/dir/x.db", "--dir", notDir, "--cpus-per-task", "-1", "--key", "/no/key",
+			"--partition", "a\nrm -rf /", "--sbatch", "account=x", file}, 1, []string{
+			"league file " + file + ": games = 3", `bot "a": program /no/bot`, "--shards 0: want at least 1",
+			"--dir " + notDir + ": is not a directory", "--db /no/dir/x.db: no directory /no/dir to write it in",
+			"--cpus-per-task -1: want at least 1", `--partition "a\nrm -rf /": no line breaks`,
+			`--sbatch "account=x": want an sbatch option`, "key file: open /no/key"}},
+	} {
+		cliMu.Lock()
+		var out, errOut strings.Builder
+		status := run(append([]string{"arena", "slurm"}, c.args...), &out, &errOut)
+		cliMu.Unlock()
+		for _, w := range c.want {
+			if !strings.Contains(errOut.String(), w) {
+				t.Errorf("%q: stderr lacks %q:\n%s", c.args, w, errOut.String())
+			}
+		}
+		if status != c.status || strings.Contains(errOut.String(), "no command") || strings.Contains(errOut.String(), "Required flag") {
+			t.Errorf("%q: status %d (want %d), stderr\n%s", c.args, status, c.status, errOut.String())
+		}
+		if _, err := os.Stat(jobs); err == nil {
+			t.Errorf("%q: wrote %s", c.args, jobs)
+		}
+	}
+}
