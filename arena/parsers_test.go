@@ -29,6 +29,10 @@ var badLeagueValues = []badValue{
 	{"rules", `"rotterdams"`, "rules: want a table"},
 	{"sandbox", `"maybe"`, "sandbox"},
 	{"colour", `"red"`, `unknown key "colour"`},
+	// values of the wrong type, which TOML's decoder stops at: the other problems are listed too
+	{"seed", `"x"`, `(last key "seed"): incompatible types`},
+	{"keep_bots", `"yes"`, `(last key "keep_bots"): incompatible types`},
+	{"max_faults", `"3"`, `(last key "max_faults"): incompatible types`},
 }
 
 var badBotValues = []badValue{
@@ -42,6 +46,10 @@ var badBotValues = []badValue{
 	{"stderr", `"nosuch/err.txt"`, `stderr = "nosuch/err.txt": its directory`},
 	{"pids", "1", "pids = 1"},
 	{"memory", `"1KiB"`, "memory = 1.0 KiB"},
+	{"memory", `"lots"`, `(last key "bot.memory"): a size such as`},
+	{"decision", `"5"`, `(last key "bot.decision"): invalid duration: "5"`},
+	{"pids", `"x"`, `(last key "bot.pids"): incompatible types`},
+	{"env", `"A=1"`, `bot.env = A=1: want a table`},
 }
 
 // allocated returns the bytes f allocates.

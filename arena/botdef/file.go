@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/BurntSushi/toml"
 	"mvdan.cc/sh/v3/shell"
 )
 
@@ -43,13 +42,16 @@ func Parse(data []byte, path string) (File, error) {
 	var f struct {
 		Bot []Bot `toml:"bot"`
 	}
-	md, err := toml.Decode(string(data), &f)
+	_, unknown, problems, err := DecodeTOML(string(data), &f)
 	if err != nil {
 		return nil, fmt.Errorf("bots file %s: %w", path, err)
 	}
 	var errs []error
 	fail := func(err error) { errs = append(errs, fmt.Errorf("bots file %s: %w", path, err)) }
-	for _, k := range md.Undecoded() {
+	for _, err := range problems {
+		fail(err)
+	}
+	for _, k := range unknown {
 		fail(fmt.Errorf("unknown key %q", k.String()))
 	}
 	bots := File{}

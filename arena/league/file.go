@@ -133,7 +133,7 @@ func parse(data []byte, path string, runnable bool) (*File, error) {
 		return nil, fmt.Errorf("league file %s: %d bytes, at most %d", path, len(data), MaxFileSize)
 	}
 	var f File
-	md, err := toml.Decode(string(data), &f)
+	md, unknown, problems, err := botdef.DecodeTOML(string(data), &f)
 	if err != nil {
 		return nil, fmt.Errorf("league file %s: %w", path, err)
 	}
@@ -149,7 +149,13 @@ func parse(data []byte, path string, runnable bool) (*File, error) {
 	fail := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("league file %s: "+format, append([]any{path}, args...)...))
 	}
-	for _, k := range md.Undecoded() {
+	for _, err := range problems {
+		if de, ok := err.(*botdef.DecodeError); ok && de.Key == "rules" {
+			continue // reported below, with what a [rules] table holds
+		}
+		fail("%v", err)
+	}
+	for _, k := range unknown {
 		if len(k) > 0 && k[0] == "rules" {
 			continue // ruleset options are checked by the rules package
 		}
