@@ -191,12 +191,20 @@ func (s *Server) readBot(league string, st view.Standing) (botData, error) {
 	var deals []view.Located
 	recent := d.mine[:min(len(d.mine), botDeals)]
 	for i := len(recent) - 1; i >= 0; i-- { // oldest first: the last stderr is the newest
+		var where *store.Match
+		var recs []referee.DealRecord
 		err := s.src.Deals(league, recent[i].Index, func(m *store.Match, rec *referee.DealRecord) error {
-			deals = append(deals, view.Located{Where: m.ID, Rec: *rec})
+			where = m
+			recs = append(recs, *rec)
 			return nil
 		})
 		if err != nil {
 			return botData{}, err
+		}
+		if where != nil { // of a match in play, not the deal set in play (a stderr tail may tell its cards)
+			for _, rec := range shown(&recent[i], recs) {
+				deals = append(deals, view.Located{Where: where.ID, Rec: rec})
+			}
 		}
 	}
 	d.deals = view.ReadBotDeals(st.Bot, deals)
@@ -250,34 +258,36 @@ func (s *Server) bot(r *http.Request) (string, any, error) {
 
 // matchPage is one match: its games, deals and duplicate boards.
 type matchPage struct {
-	League *store.League
-	Match  *view.MatchDeals
+	League   *store.League
+	Match    *view.MatchDeals
+	Withheld int // deals of the duplicate set in play, not shown until the match is finished
 }
 
 func (p *matchPage) api() any { return p.Match }
 
 func (p *matchPage) fixed() bool { return p.Match.Done }
 
-// requestedMatch reads the league and the match the request's path names, with its deals.
-func (s *Server) requestedMatch(r *http.Request) (*store.League, *store.Match, []referee.DealRecord, error) {
+// requestedMatch reads the league and the match the request's path names, with the deals
+// of it that may be shown and how many more are withheld (shown).
+func (s *Server) requestedMatch(r *http.Request) (*store.League, *store.Match, []referee.DealRecord, int, error) {
 	l, err := s.leagueInfo(r.PathValue("league"))
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, 0, err
 	}
 	n, err := number(r, "match", 0)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, 0, err
 	}
-	m, deals, err := s.matchDeals(l.Name, n)
-	return l, m, deals, err
+	m, deals, withheld, err := s.matchDeals(l.Name, n)
+	return l, m, deals, withheld, err
 }
 
 func (s *Server) match(r *http.Request) (string, any, error) {
-	l, m, deals, err := s.requestedMatch(r)
+	l, m, deals, withheld, err := s.requestedMatch(r)
 	if err != nil {
 		return "", nil, err
 	}
-	return "match", &matchPage{League: l, Match: view.MatchPage(l.Name, m, deals, l.Bots)}, nil
+	return "match", &matchPage{League: l, Match: view.MatchPage(l.Name, m, deals, l.Bots), Withheld: withheld}, nil
 }
 
 // dealPage is the deal viewer.
@@ -295,13 +305,16 @@ func (p *dealPage) api() any { return p.Deal }
 func (p *dealPage) fixed() bool { return p.Match.Done }
 
 func (s *Server) deal(r *http.Request) (string, any, error) {
-	l, m, deals, err := s.requestedMatch(r)
+	l, m, deals, withheld, err := s.requestedMatch(r)
 	if err != nil {
 		return "", nil, err
 	}
 	k, err := number(r, "deal", 1)
 	if err != nil {
 		return "", nil, err
+	}
+	if k > len(deals) && k <= len(deals)+withheld {
+		return "", nil, fmt.Errorf("match %s: deal %d is of the duplicate set in play, shown when the set is finished at every table: %w", m.ID, k, errNotFound)
 	}
 	if k > len(deals) {
 		return "", nil, fmt.Errorf("match %s has %d deals, not %d: %w", m.ID, len(deals), k, errNotFound)

@@ -293,24 +293,46 @@ func (s *Server) Warm() error {
 	return nil
 }
 
-// matchDeals reads one match and its deals; those of a finished match are kept (the last
-// doneMatches of them) and shared: nobody changes them.
-func (s *Server) matchDeals(league string, index int) (*store.Match, []referee.DealRecord, error) {
+// matchDeals reads one match and the deals of it that may be shown (shown), and how many
+// are withheld; those of a finished match are kept (the last doneMatches of them) and
+// shared: nobody changes them.
+func (s *Server) matchDeals(league string, index int) (*store.Match, []referee.DealRecord, int, error) {
 	key := league + "\x00" + strconv.Itoa(index)
 	s.mu.Lock()
 	c, ok := s.done.get(key)
 	s.mu.Unlock()
 	if ok {
-		return c.m, c.deals, nil
+		return c.m, c.deals, 0, nil
 	}
 	m, deals, err := s.readMatch(league, index)
-	if err != nil || !m.Done {
-		return m, deals, err
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if !m.Done {
+		vis := shown(m, deals)
+		return m, vis, len(deals) - len(vis), nil
 	}
 	s.mu.Lock()
 	s.done.put(key, matchDeals{m, deals})
 	s.mu.Unlock()
-	return m, deals, nil
+	return m, deals, 0, nil
+}
+
+// shown returns the deals of match m that spectators may see: every deal of a finished
+// match; of a match not finished (being played, or interrupted and to be resumed) only those
+// of the duplicate sets before the one of its last stored deal. The deals of the set in play
+// are withheld: those of its first table are the very cards its later tables are dealt next
+// (the hands moved on a seat), and whoever saw them could pass every hand to a bot at those
+// tables.
+func shown(m *store.Match, deals []referee.DealRecord) []referee.DealRecord {
+	if m.Done || len(deals) == 0 {
+		return deals
+	}
+	pair, i := deals[len(deals)-1].Pair, len(deals)
+	for i > 0 && deals[i-1].Pair == pair {
+		i--
+	}
+	return deals[:i]
 }
 
 // readMatch reads one match and its deals.
