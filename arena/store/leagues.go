@@ -446,7 +446,10 @@ func (db *DB) DealsDerived(league string, match int, fn func(m *Match, rec *refe
 			}
 			return forEachDeal(b, idx, l, &m, func(rec *referee.DealRecord, derived bool) error { return fn(&m, rec, derived) })
 		}
-		if match >= 0 {
+		switch {
+		case match > math.MaxUint32: // keys are 32 bits: not another match's, truncated
+			return fmt.Errorf("league %s: match %d: %w", league, match, ErrNotFound)
+		case match >= 0:
 			return visit(match)
 		}
 		return eachMatch(matches, visit)

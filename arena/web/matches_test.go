@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -94,5 +95,22 @@ func TestMatchesPages(t *testing.T) {
 	}
 	if len(second) != matchesPerPage || second[0].Index != matchesPerPage || second[matchesPerPage-1].Index != 2*matchesPerPage-1 {
 		t.Errorf("API page 2: %d matches", len(second))
+	}
+}
+
+// TestMatchNumberBeyondKeys: a match number past the store's 32-bit keys is no match, not
+// the match it truncates to (4294967297 is not match 1).
+func TestMatchNumberBeyondKeys(t *testing.T) {
+	db, name := testDB(t)
+	srv, err := New(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/match/4294967297", "/match/4294967297/deal/1", "/match/18446744073709551617"} {
+		for _, pre := range []string{"", "/api"} {
+			if w := get(t, srv, pre+"/league/"+url.PathEscape(name)+p); w.Code != http.StatusNotFound {
+				t.Errorf("%s%s: %d, want 404", pre, p, w.Code)
+			}
+		}
 	}
 }
