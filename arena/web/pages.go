@@ -31,7 +31,7 @@ type leagueLine struct {
 func (p *indexPage) api() any { return p.Leagues }
 
 func (s *Server) index(r *http.Request) (string, any, error) {
-	ls, err := s.src.Leagues()
+	ls, err := s.leagues()
 	if err != nil {
 		return "", nil, err
 	}

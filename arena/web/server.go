@@ -225,9 +225,20 @@ func (s *Server) fail(w http.ResponseWriter, err error) {
 	}
 }
 
+// leagues returns the source's leagues as spectators may see them: without the league
+// file's text and path, which hold the bots' commands, directories and environments (env
+// is where a bot's tokens go) and the paths of the arena's machine. Its hash stays.
+func (s *Server) leagues() ([]store.League, error) {
+	ls, err := s.src.Leagues()
+	for i := range ls {
+		ls[i].Config, ls[i].File = "", ""
+	}
+	return ls, err
+}
+
 // leagueInfo finds a league by name.
 func (s *Server) leagueInfo(name string) (*store.League, error) {
-	ls, err := s.src.Leagues()
+	ls, err := s.leagues()
 	if err != nil {
 		return nil, err
 	}
@@ -277,7 +288,7 @@ func (s *Server) ratingHistory(name string, done, bots int) ([]view.HistoryPoint
 // Warm computes every league's rating chart now, so that the first visitor of a large
 // league does not wait for it (it reads every match record).
 func (s *Server) Warm() error {
-	ls, err := s.src.Leagues()
+	ls, err := s.leagues()
 	if err != nil {
 		return err
 	}
