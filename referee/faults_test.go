@@ -295,19 +295,24 @@ func (c retryConn) Exchange(out []byte, wantReply bool, timeout time.Duration) (
 	return r, nil
 }
 
-// renamingConn crashes at its first card when crash is set, and says its name is "beta" (its
-// opponent's) in hello when rename is set.
-type renamingConn struct {
+// misbehavingConn is a bot process that misbehaves as its fields say: it crashes at its
+// first card (crash), says its name is "beta", its opponent's, in hello (rename), answers
+// the handshake with garbage (garble), or declines the ruleset (refuse).
+type misbehavingConn struct {
 	Conn
-	crash, rename bool
+	crash, rename, garble, refuse bool
 }
 
-func (c renamingConn) Exchange(out []byte, wantReply bool, timeout time.Duration) (Reply, error) {
+func (c misbehavingConn) Exchange(out []byte, wantReply bool, timeout time.Duration) (Reply, error) {
 	r, err := c.Conn.Exchange(out, wantReply, timeout)
 	switch {
 	case err != nil || !wantReply:
+	case c.garble && bytes.HasPrefix(out, []byte("klaverjas")):
+		r.Line = "hullo"
 	case c.rename && bytes.HasPrefix(out, []byte("klaverjas")):
 		r.Line = "hello 1 beta impostor"
+	case c.refuse && bytes.HasPrefix(out, []byte("rules ")):
+		r.Line = "refuse changed my mind"
 	case c.crash && wrongCard(out) != "":
 		return Reply{}, &Fault{Kind: FaultCrash, Detail: "exit status 1"}
 	}
@@ -324,7 +329,7 @@ func TestRestartedBotKeepsItsName(t *testing.T) {
 	e[0] = Entrant{Name: "cmd", HelloName: true, Start: func(ctx context.Context) (Conn, error) {
 		starts++
 		c, err := inner(ctx)
-		return renamingConn{Conn: c, crash: starts == 1, rename: starts > 1}, err
+		return misbehavingConn{Conn: c, crash: starts == 1, rename: starts > 1}, err
 	}}
 	rs := rules.Default()
 	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 3}
@@ -351,25 +356,6 @@ func TestRestartedBotKeepsItsName(t *testing.T) {
 	}
 }
 
-// refusingConn declines the ruleset (answers "refuse") when refuse is set, and crashes at its
-// first card when crash is set.
-type refusingConn struct {
-	Conn
-	refuse, crash bool
-}
-
-func (c refusingConn) Exchange(out []byte, wantReply bool, timeout time.Duration) (Reply, error) {
-	r, err := c.Conn.Exchange(out, wantReply, timeout)
-	switch {
-	case err != nil || !wantReply:
-	case c.refuse && bytes.HasPrefix(out, []byte("rules ")):
-		r.Line = "refuse changed my mind"
-	case c.crash && wrongCard(out) != "":
-		return Reply{}, &Fault{Kind: FaultCrash, Detail: "exit status 1"}
-	}
-	return r, err
-}
-
 // TestRefusalAfterTheStartIsAFault: a bot that accepted the ruleset before the first deal and
 // declines it when restarted after a fault (or in the other room) forfeits its deals; the
 // match goes on and nobody else is charged. It must not end the match, or a league.
@@ -380,7 +366,7 @@ func TestRefusalAfterTheStartIsAFault(t *testing.T) {
 	e[1] = Entrant{Name: "refuser", Start: func(ctx context.Context) (Conn, error) {
 		starts++
 		c, err := inner(ctx)
-		return refusingConn{Conn: c, refuse: starts > 1, crash: starts == 1}, err
+		return misbehavingConn{Conn: c, refuse: starts > 1, crash: starts == 1}, err
 	}}
 	rs := rules.Default()
 	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 4}
@@ -410,17 +396,6 @@ func TestRefusalAfterTheStartIsAFault(t *testing.T) {
 	}
 }
 
-// garbledHello answers the handshake with garbage.
-type garbledHello struct{ Conn }
-
-func (c garbledHello) Exchange(out []byte, wantReply bool, timeout time.Duration) (Reply, error) {
-	r, err := c.Conn.Exchange(out, wantReply, timeout)
-	if err == nil && bytes.HasPrefix(out, []byte("klaverjas")) {
-		r.Line = "hullo"
-	}
-	return r, err
-}
-
 // TestProvenBotThatDoesNotStart: a bot that fails its handshake before the first deal ends
 // the match (the organiser is told at once); a Proven one (it played an earlier match of a
 // league) forfeits its deals instead, and the match goes on for the others.
@@ -430,7 +405,7 @@ func TestProvenBotThatDoesNotStart(t *testing.T) {
 		inner := NewInProcess(randomBot("flaky", 6))
 		e[1] = Entrant{Name: "flaky", Proven: proven, Start: func(ctx context.Context) (Conn, error) {
 			c, err := inner(ctx)
-			return garbledHello{c}, err
+			return misbehavingConn{Conn: c, garble: true}, err
 		}}
 		rs := rules.Default()
 		rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 4}
@@ -468,7 +443,7 @@ func TestProvenBotThatRefuses(t *testing.T) {
 	inner := NewInProcess(randomBot("refuser", 6))
 	e[1] = Entrant{Name: "refuser", Proven: true, Start: func(ctx context.Context) (Conn, error) {
 		c, err := inner(ctx)
-		return refusingConn{Conn: c, refuse: true}, err
+		return misbehavingConn{Conn: c, refuse: true}, err
 	}}
 	rs := rules.Default()
 	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 4}
