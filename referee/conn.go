@@ -78,9 +78,9 @@ type Entrant struct {
 	// (or for good, if it never says hello): for a bot the organiser has not named.
 	HelloName bool
 	// Proven marks a bot known to start (it played in an earlier match of a league): if it
-	// cannot start, or fails its handshake, before the first deal, that is its own fault, as
-	// later in a match (its deals are forfeited while it cannot start), not a *StartError
-	// ending the match. A bot that has been seen to start and then does not is not a mistake
+	// cannot start, fails its handshake or refuses the ruleset before the first deal, that is
+	// its own fault, as later in a match (its deals are forfeited while it cannot start), not
+	// a *StartError ending the match. A bot that has been seen to start and then does not is not a mistake
 	// of the organiser's to be told at once, and must not stop a league for everyone.
 	Proven bool
 }

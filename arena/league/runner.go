@@ -92,10 +92,9 @@ type Runner struct {
 
 	league     *store.League
 	mine       map[int]bool // a shard's matches, by index
-	provenMu   sync.Mutex
-	proven     map[string]bool // bots that finished a match of the league (referee.Entrant.Proven)
-	unfinished map[int]bool    // matches stored as started and not done, by index (plan)
-	total      int             // the matches this database plays
+	proven     provenBots
+	unfinished map[int]bool // matches stored as started and not done, by index (plan)
+	total      int          // the matches this database plays
 	snap       snapshotWriter
 	copyMu     sync.Mutex
 	copied     time.Time
@@ -249,7 +248,13 @@ func (r *Runner) Run(ctx context.Context, todo []Scheduled) error {
 	if err != nil {
 		return err
 	}
-	r.prove(totals)
+	if totals != nil {
+		for _, b := range totals.Bots {
+			if b.Matches > 0 { // finished a match before this run
+				r.proven.add(b.Name)
+			}
+		}
+	}
 	p := r.Progress
 	if p != nil {
 		p.Started(r.total, r.Done, totals)
@@ -344,7 +349,7 @@ func (r *Runner) play(ctx context.Context, slot int, s Scheduled, w *store.DealW
 		Logger: log.Hook(quietWhenDone{ctx})}
 	entrants := k.entrants(r.Entrants(slot, s.Seats()), s.Seats())
 	for i, b := range s.Seats() {
-		entrants[i].Proven = r.isProven(r.File.Bots[b].Name)
+		entrants[i].Proven = r.proven.has(r.File.Bots[b].Name)
 	}
 	if _, err := referee.Run(ctx, cfg, entrants); err != nil {
 		if ctx.Err() != nil {
@@ -353,11 +358,9 @@ func (r *Runner) play(ctx context.Context, slot int, s Scheduled, w *store.DealW
 		return fmt.Errorf("match %s: %w", s.ID, err)
 	}
 	// Every bot of a match played to its end had started (or was proven already).
-	r.provenMu.Lock()
 	for _, b := range s.Seats() {
-		r.proven[r.File.Bots[b].Name] = true
+		r.proven.add(r.File.Bots[b].Name)
 	}
-	r.provenMu.Unlock()
 	return w.Finish(s.Index, deals.records, Summarize, r.matchDone)
 }
 
@@ -373,29 +376,27 @@ func (r *Runner) resumed(s Scheduled) ([]referee.DealRecord, error) {
 	return r.DB.ResumeMatch(r.File.Name, &m)
 }
 
-// prove notes the bots that have finished a match of the league before this run (play notes
-// those of this run): a bot that cannot start in a later match forfeits its deals there
-// instead of stopping the league.
-func (r *Runner) prove(totals *store.Totals) {
-	r.provenMu.Lock()
-	defer r.provenMu.Unlock()
-	if r.proven == nil {
-		r.proven = map[string]bool{}
-	}
-	if totals == nil {
-		return
-	}
-	for _, b := range totals.Bots {
-		if b.Matches > 0 {
-			r.proven[b.Name] = true
-		}
-	}
+// provenBots are the bots that have finished a match of the league (referee.Entrant.Proven):
+// one that then cannot start in a later match forfeits its deals there instead of stopping
+// the league. It is safe for the run's concurrent matches.
+type provenBots struct {
+	mu    sync.Mutex
+	names map[string]bool
 }
 
-func (r *Runner) isProven(name string) bool {
-	r.provenMu.Lock()
-	defer r.provenMu.Unlock()
-	return r.proven[name]
+func (p *provenBots) add(name string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.names == nil {
+		p.names = map[string]bool{}
+	}
+	p.names[name] = true
+}
+
+func (p *provenBots) has(name string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.names[name]
 }
 
 // matchDone tells the progress display, the snapshot and the copy for arena merge of a

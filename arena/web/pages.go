@@ -191,20 +191,17 @@ func (s *Server) readBot(league string, st view.Standing) (botData, error) {
 	var deals []view.Located
 	recent := d.mine[:min(len(d.mine), botDeals)]
 	for i := len(recent) - 1; i >= 0; i-- { // oldest first: the last stderr is the newest
-		var where *store.Match
 		var recs []referee.DealRecord
-		err := s.src.Deals(league, recent[i].Index, func(m *store.Match, rec *referee.DealRecord) error {
-			where = m
+		err := s.src.Deals(league, recent[i].Index, func(_ *store.Match, rec *referee.DealRecord) error {
 			recs = append(recs, *rec)
 			return nil
 		})
 		if err != nil {
 			return botData{}, err
 		}
-		if where != nil { // of a match in play, not the deal set in play (a stderr tail may tell its cards)
-			for _, rec := range shown(&recent[i], recs) {
-				deals = append(deals, view.Located{Where: where.ID, Rec: rec})
-			}
+		// Of a match in play, not the deal set in play: a stderr tail may tell its cards.
+		for _, rec := range shown(&recent[i], recs) {
+			deals = append(deals, view.Located{Where: recent[i].ID, Rec: rec})
 		}
 	}
 	d.deals = view.ReadBotDeals(st.Bot, deals)
