@@ -215,8 +215,9 @@ func askDecisions(c *cli.Context) (*askReport, error) {
 	if err != nil {
 		return nil, err
 	}
+	conflicts := sourceFlagConflicts(c, c.Args().Get(1))
 	p, err := askConfigFromFlags(c).validate(cwd)
-	if err != nil {
+	if err = errors.Join(append(conflicts, err)...); err != nil {
 		return nil, err
 	}
 	for _, note := range p.notes {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,6 +25,9 @@ func exportCommand() *cli.Command {
 }
 
 func runExport(c *cli.Context) error {
+	if errs := sourceFlagConflicts(c, c.String("match")); len(errs) > 0 {
+		return usageError{errors.Join(errs...).Error()}
+	}
 	db, err := openForReading(c, "arena export")
 	if err != nil {
 		return err

@@ -254,7 +254,7 @@ func shardDBs(db string, shard *league.Shard) []string {
 
 // dbArg repeats --db for a resume hint, when it was given on the command line.
 func dbArg(c *cli.Context) string {
-	if !c.IsSet("db") || os.Getenv("ARENA_DB") == c.String("db") {
+	if !dbOnCommandLine(c) {
 		return ""
 	}
 	return "--db " + shellQuote(c.String("db")) + " "

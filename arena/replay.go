@@ -65,6 +65,9 @@ func runReplay(c *cli.Context) error {
 		return usageError{"arena replay: at most one MATCH[/DEAL] (arena replay --help)"}
 	}
 	sel := c.Args().First()
+	if errs := sourceFlagConflicts(c, sel); len(errs) > 0 {
+		return usageError{errors.Join(errs...).Error()}
+	}
 	if sel == "" && !c.Bool("verify") && c.String("log") == "" {
 		return errors.New("which match? give MATCH[/DEAL] (arena standings lists the league; match ids are LEAGUE/N; with --log FILE alone, the log's matches are listed)")
 	}

@@ -43,6 +43,9 @@ func runServe(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return errors.New("arena serve: no arguments (--db FILE or --log FILE)")
 	}
+	if errs := sourceFlagConflicts(c, ""); len(errs) > 0 {
+		return usageError{errors.Join(errs...).Error()}
+	}
 	var src web.Source
 	if path := c.String("log"); path != "" {
 		ls, err := logSource(path, c.App.ErrWriter)
