@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"unsafe"
 
@@ -310,6 +311,9 @@ func (r *DealRecord) replay() (*rules.Deal, rules.Seating, error) {
 		return fail("%v", err)
 	}
 	for i, a := range r.Actions {
+		if !validTime(a.MS) || !validTime(a.CPUMS) {
+			return fail("action %d (%s): time %v ms, CPU %v ms: a time is a finite number, not below 0", i+1, a.Seat, a.MS, a.CPUMS)
+		}
 		if err := a.Apply(d, seating); err != nil {
 			return fail("action %d (%s): %v", i+1, a.Seat, err)
 		}
@@ -340,6 +344,9 @@ func (r *DealRecord) replay() (*rules.Deal, rules.Seating, error) {
 	}
 	return d, seating, nil
 }
+
+// validTime says whether ms can be a measured time: finite and not below 0.
+func validTime(ms float64) bool { return ms >= 0 && !math.IsInf(ms, 1) }
 
 // verifyRejected checks that every rejected answer is an illegal or garbage reply of the
 // seat that then made the decision it was for (or of the offender, when the deal was

@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/klaverjas-arena/arena/referee/rules"
@@ -75,6 +79,32 @@ func TestResultMemory(t *testing.T) {
 	for i := range recs {
 		if want := &recs[i].Result; !kept[i].Equal(want) || len(kept[i].Winners) != len(want.Winners) {
 			t.Fatalf("record %d (%d players): result %+v, the referee's %+v", i, recs[i].Rules.Players, kept[i], *want)
+		}
+	}
+}
+
+// TestVerifyTimes: a deal whose actions are all legal but one of whose times could not have
+// been measured (below 0, or infinite) is inconsistent, naming the action.
+func TestVerifyTimes(t *testing.T) {
+	recs := verifyMatchLog(t, rules.Default(), 4, 1, false)
+	rec := recs[0]
+	if err := rec.Verify(); err != nil {
+		t.Fatalf("the deal as played: %v", err)
+	}
+	for _, c := range []struct {
+		name     string
+		ms, cpu  float64
+		inserted bool
+	}{{"negative wall", -1, 0, true}, {"negative cpu", 0.5, -0.25, true}, {"infinite wall", math.Inf(1), 0, true}, {"zero", 0, 0, false}} {
+		bad := rec
+		bad.Actions = slices.Clone(rec.Actions)
+		bad.Actions[2].MS, bad.Actions[2].CPUMS = c.ms, c.cpu
+		err := bad.Verify()
+		if got := err != nil; got != c.inserted {
+			t.Errorf("%s: Verify: %v", c.name, err)
+		}
+		if err != nil && (!errors.Is(err, ErrInconsistent) || !strings.Contains(err.Error(), "action 3")) {
+			t.Errorf("%s: %v does not name action 3 as inconsistent", c.name, err)
 		}
 	}
 }
