@@ -87,23 +87,21 @@ func (p *matchPlan) run(ctx context.Context, out, errOut io.Writer) error {
 			f.Close()
 		}
 	}()
-	var log io.Writer
-	for _, o := range []struct {
-		path string
-		dst  *io.Writer
-		mode int
-	}{{p.logFile, &log, os.O_APPEND}, {p.traceFile, &cfg.Trace, os.O_TRUNC}} {
-		if o.path != "" {
-			f, err := os.OpenFile(o.path, os.O_CREATE|os.O_WRONLY|o.mode, 0o600)
-			if err != nil {
-				return err
-			}
-			files = append(files, f)
-			*o.dst = f
+	if p.logFile != "" {
+		f, err := openLog(p.logFile)
+		if err != nil {
+			return err
 		}
+		files = append(files, f)
+		cfg.Records = referee.NewLogWriter(f)
 	}
-	if log != nil {
-		cfg.Records = referee.NewLogWriter(log)
+	if p.traceFile != "" {
+		f, err := os.OpenFile(p.traceFile, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+		if err != nil {
+			return err
+		}
+		files = append(files, f)
+		cfg.Trace = f
 	}
 	if p.traceDir != "" {
 		traces, closeTraces, err := openSeatTraces(p.traceDir, botNames(p.bots), referee.Rooms(&cfg, len(p.bots)))

@@ -174,7 +174,7 @@ func (mc matchConfig) validate(cwd string) (*matchPlan, error) {
 	if mc.TraceDir != "" {
 		fail(checkTraceDir(mc.TraceDir))
 	}
-	fail(checkOutputFile("log", mc.LogFile))
+	fail(checkLogFile(mc.LogFile))
 	fail(checkOutputFile("trace", mc.TraceFile))
 	p.cpus, err = parsePlacement(mc.Affinity)
 	fail(err)

@@ -164,7 +164,7 @@ func (pc playConfig) validate(cwd string) (*playPlan, error) {
 	for _, err := range checkTimeFlags(p.cfg.Time) {
 		fail(err)
 	}
-	fail(checkOutputFile("log", pc.LogFile))
+	fail(checkLogFile(pc.LogFile))
 	fail(checkOutputFile("trace", pc.TraceFile))
 	p.policy, err = sandboxPolicy(pc.Sandbox)
 	fail(err)
@@ -215,22 +215,21 @@ func runPlay(c *cli.Context) error {
 func (p *playPlan) run(ctx context.Context, in io.Reader, out, errOut io.Writer, st textview.Style) error {
 	cfg := p.cfg
 	cfg.Logger = logger(errOut, defaultLogLevel())
-	var log io.Writer
-	for _, o := range []struct {
-		path string
-		dst  *io.Writer
-	}{{p.logFile, &log}, {p.traceFile, &cfg.Trace}} {
-		if o.path != "" {
-			f, err := os.OpenFile(o.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			*o.dst = f
+	if p.logFile != "" {
+		f, err := openLog(p.logFile)
+		if err != nil {
+			return err
 		}
+		defer f.Close()
+		cfg.Records = referee.NewLogWriter(f)
 	}
-	if log != nil {
-		cfg.Records = referee.NewLogWriter(log)
+	if p.traceFile != "" {
+		f, err := os.OpenFile(p.traceFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		cfg.Trace = f
 	}
 	for _, note := range p.notes {
 		fmt.Fprintln(errOut, note)

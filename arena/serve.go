@@ -103,8 +103,15 @@ func logSource(path string, warn io.Writer) (*web.LogSource, error) {
 		return nil, fmt.Errorf("%s: %d of %d deals are inconsistent with the rules (a damaged or altered log): not served; arena replay --verify --log %s lists every problem%s%s",
 			path, n, len(entries), path, bad.String(), more)
 	}
+	inPlay, err := logBeingWritten(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if inPlay {
+		fmt.Fprintf(warn, "%s: a match is writing it now: the deals of its duplicate set in play are withheld (served as the log is now; serve it again when the match is over)\n", path)
+	}
 	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	ls, skipped, err := web.NewLogSource(name, path, recs)
+	ls, skipped, err := web.NewLogSource(name, path, recs, inPlay)
 	if err == nil && skipped > 0 {
 		fmt.Fprintf(warn, "%s: %d duplicate sets do not add up (a log cut short?): left out of the standings\n", path, skipped)
 	}

@@ -123,3 +123,48 @@ func TestShown(t *testing.T) {
 		}
 	}
 }
+
+// TestLogDealSetInPlayWithheld: the log of a match being played (arena serve --log while
+// arena match writes it) withholds the duplicate set in play as the league viewer does; the
+// log of a match that is over shows every deal (arena match does not resume: a log cut
+// short has nothing still to play).
+func TestLogDealSetInPlayWithheld(t *testing.T) {
+	var recs []view.Located
+	for _, r := range testRecords(t) {
+		if strings.HasSuffix(r.Match, "/0") || strings.HasSuffix(r.Match, "/1") {
+			recs = append(recs, view.Located{Where: "x", Rec: r})
+		}
+	}
+	if len(recs) != 64 || recs[16].Rec.Game != 2 || recs[32].Rec.Match == recs[0].Rec.Match {
+		t.Fatalf("test data: %d deals of matches 0 and 1", len(recs))
+	}
+	for _, c := range []struct {
+		logged int  // deals in the log: match 0's 32, then match 1's
+		inPlay bool // a match writes the log
+		shown  int  // of match 1's deals
+	}{{48, true, 0}, {51, true, 0}, {64, true, 0}, {48, false, 16}, {51, false, 19}, {64, false, 32}} {
+		ls, _, err := NewLogSource("log", "x.jsonl", recs[:c.logged], c.inPlay)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv, err := New(ls, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var md view.MatchDeals
+		decode(t, get(t, srv, "/api/league/log/match/0"), &md)
+		if len(md.Deals) != 32 {
+			t.Errorf("%d deals logged, in play %t: %d deals of the first match shown, want all 32", c.logged, c.inPlay, len(md.Deals))
+		}
+		decode(t, get(t, srv, "/api/league/log/match/1"), &md)
+		if len(md.Deals) != c.shown {
+			t.Errorf("%d deals logged, in play %t: %d deals of the match in play shown, want %d", c.logged, c.inPlay, len(md.Deals), c.shown)
+		}
+		for _, k := range []int{1, 16, c.logged - 32} {
+			w := get(t, srv, "/api/league/log/match/1/deal/"+itoa(k))
+			if withheld := w.Code == http.StatusNotFound && strings.Contains(w.Body.String(), "in play"); withheld != (c.shown == 0) {
+				t.Errorf("%d deals logged, in play %t: deal %d: status %d, withheld %t", c.logged, c.inPlay, k, w.Code, withheld)
+			}
+		}
+	}
+}

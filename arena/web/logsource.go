@@ -24,8 +24,10 @@ var _ Source = (*LogSource)(nil)
 
 // NewLogSource builds the league of a log's deal records (name is the league's name, file
 // the log's path). A duplicate set that does not add up (a log cut short) is left out of
-// the totals and counted in the returned number.
-func NewLogSource(name, file string, recs []view.Located) (*LogSource, int, error) {
+// the totals and counted in the returned number. inPlay says that a match is writing the
+// log now: the match of its last deal is then served as one not finished, its duplicate set
+// in play withheld (the first table's deals are the cards its later tables are dealt next).
+func NewLogSource(name, file string, recs []view.Located, inPlay bool) (*LogSource, int, error) {
 	if len(recs) == 0 {
 		return nil, 0, fmt.Errorf("%s holds no deal", file)
 	}
@@ -34,7 +36,7 @@ func NewLogSource(name, file string, recs []view.Located) (*LogSource, int, erro
 	byKey := map[string]int{}
 	for i := range recs {
 		r := &recs[i].Rec
-		key := fmt.Sprintf("%s\x00%d", r.Match, r.Seed)
+		key := matchKey(r)
 		at, ok := byKey[key]
 		if !ok {
 			at = len(s.matches)
@@ -53,6 +55,9 @@ func NewLogSource(name, file string, recs []view.Located) (*LogSource, int, erro
 		s.deals[at] = append(s.deals[at], *r)
 	}
 	s.league.Matches = len(s.matches)
+	if inPlay {
+		s.matches[byKey[matchKey(&recs[len(recs)-1].Rec)]].Done = false
+	}
 	s.totals = &store.Totals{}
 	for _, name := range s.league.Bots {
 		s.totals.Bots = append(s.totals.Bots, store.BotTotals{Name: name})
@@ -74,6 +79,9 @@ func NewLogSource(name, file string, recs []view.Located) (*LogSource, int, erro
 	}
 	return s, skipped, nil
 }
+
+// matchKey tells the matches of a log apart: by id and seed.
+func matchKey(r *referee.DealRecord) string { return fmt.Sprintf("%s\x00%d", r.Match, r.Seed) }
 
 // sets splits a match's deals into its duplicate sets, by deal set number.
 func sets(deals []referee.DealRecord) [][]referee.DealRecord {

@@ -312,7 +312,7 @@ func TestLogSource(t *testing.T) {
 	for i, r := range recs {
 		loc[i] = view.Located{Where: "x", Rec: r}
 	}
-	ls, skipped, err := NewLogSource("log", "x.jsonl", loc)
+	ls, skipped, err := NewLogSource("log", "x.jsonl", loc, false)
 	if err != nil || skipped != 0 {
 		t.Fatal(err, skipped)
 	}
@@ -321,7 +321,7 @@ func TestLogSource(t *testing.T) {
 	if err := league.Compare(a, b); err != nil {
 		t.Error(err)
 	}
-	cut, skipped, err := NewLogSource("log", "x.jsonl", loc[:40]) // the second match stops short
+	cut, skipped, err := NewLogSource("log", "x.jsonl", loc[:40], false) // the second match stops short
 	if err != nil || skipped != 1 {
 		t.Fatalf("cut log: %v, %d sets skipped", err, skipped)
 	}
@@ -332,7 +332,7 @@ func TestLogSource(t *testing.T) {
 	if w := get(t, srv, "/league/log/match/2/deal/32"); w.Code != http.StatusOK {
 		t.Errorf("log deal page: %d", w.Code)
 	}
-	if _, _, err := NewLogSource("log", "x.jsonl", nil); err == nil {
+	if _, _, err := NewLogSource("log", "x.jsonl", nil, false); err == nil {
 		t.Error("an empty log")
 	}
 }
