@@ -142,6 +142,9 @@ func serveUntil(ctx context.Context, addr string, h http.Handler, out io.Writer)
 // the server, waiting a little for requests under way.
 func serveOn(ln net.Listener, h http.Handler, out io.Writer) func() error {
 	fmt.Fprintf(out, "viewer: http://%s/ (read-only)\n", ln.Addr())
+	if a, ok := ln.Addr().(*net.TCPAddr); ok && a.IP.IsLoopback() {
+		h = web.LocalNamesOnly(h)
+	}
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()

@@ -205,3 +205,43 @@ func TestServeLiveLeague(t *testing.T) {
 		}
 	}
 }
+
+// TestServeLoopbackAnswersLocalNamesOnly: a viewer on 127.0.0.1 answers a browser that
+// came by localhost or the address, and refuses one that came by another name, as a page
+// of that name pointed at 127.0.0.1 (DNS rebinding) would: it must not read the viewer.
+func TestServeLoopbackAnswersLocalNamesOnly(t *testing.T) {
+	arena, _ := buildTools(t)
+	var out strings.Builder
+	_, base, _ := startViewer(t, arena, &out, "serve", "--log", filepath.Join("web", "testdata", "league.jsonl"), "--addr", "127.0.0.1:0")
+	port := strings.TrimPrefix(base, "http://127.0.0.1:")
+	for host, want := range map[string]int{
+		"127.0.0.1:" + port:                     http.StatusOK,
+		"localhost:" + port:                     http.StatusOK,
+		"LocalHost":                             http.StatusOK,
+		"[::1]:" + port:                         http.StatusOK,
+		"evil.example:" + port:                  http.StatusMisdirectedRequest,
+		"localhost.evil.example:" + port:        http.StatusMisdirectedRequest,
+		"127.0.0.1.nip.example:" + port:         http.StatusMisdirectedRequest,
+		"viewer.localhost.evil.example:" + port: http.StatusMisdirectedRequest,
+	} {
+		for _, path := range []string{"/", "/api/leagues"} {
+			req, err := http.NewRequest("GET", base+path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Host = host
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != want {
+				t.Errorf("Host %s, %s: status %d, want %d: %.200s", host, path, res.StatusCode, want, body)
+			}
+			if want != http.StatusOK && !strings.Contains(string(body), "DNS rebinding") {
+				t.Errorf("Host %s, %s: the refusal does not say why: %s", host, path, body)
+			}
+		}
+	}
+}
