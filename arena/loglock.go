@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -24,12 +25,22 @@ func openLog(path string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := flockNow(f, unix.LOCK_EX); err != nil {
+	// A reader (logBeingWritten) holds a shared lock for a moment: only a lock held longer
+	// than that is another arena's.
+	err = flockNow(f, unix.LOCK_EX)
+	for wait := time.Now().Add(readerLockTime); errors.Is(err, errLogInUse) && time.Now().Before(wait); {
+		time.Sleep(10 * time.Millisecond)
+		err = flockNow(f, unix.LOCK_EX)
+	}
+	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("--log %s: %w", path, err)
 	}
 	return f, nil
 }
+
+// readerLockTime is how long openLog waits for a lock that a reader holds.
+const readerLockTime = 200 * time.Millisecond
 
 // checkLogFile reports why the log of --log could not be written: checkOutputFile's
 // reasons, or another arena writing it now. It creates nothing.

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +11,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/klaverjas-arena/arena/arena/view"
+	"github.com/klaverjas-arena/arena/referee"
 )
 
 // TestLogWrittenByOneArena: while arena match writes a log, a second arena match with the
@@ -49,7 +54,7 @@ func TestLogWrittenByOneArena(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ms, _ := src.Matches("log"); len(ms) != 1 || ms[0].Done {
+	if ms, _ := src.src.Matches("log"); len(ms) != 1 || ms[0].Done {
 		t.Errorf("the log in play is served as %d matches, the first done: %t", len(ms), len(ms) > 0 && ms[0].Done)
 	}
 	if !strings.Contains(warn.String(), "a match is writing it now") {
@@ -66,7 +71,7 @@ func TestLogWrittenByOneArena(t *testing.T) {
 	if src, err = logSource(log, &warn); err != nil {
 		t.Fatal(err)
 	}
-	if ms, _ := src.Matches("log"); len(ms) != 1 || !ms[0].Done {
+	if ms, _ := src.src.Matches("log"); len(ms) != 1 || !ms[0].Done {
 		t.Errorf("the log of the match that is over is served as %d matches, the first done: %t", len(ms), len(ms) > 0 && ms[0].Done)
 	}
 	if strings.Contains(warn.String(), "writing") {
@@ -74,5 +79,93 @@ func TestLogWrittenByOneArena(t *testing.T) {
 	}
 	if _, _, err := runArena(t, "match", botArg, botArg, "--games", "1", "--log", log, "--sandbox", "off"); err != nil {
 		t.Errorf("a match on the log once the first is over: %v", err)
+	}
+}
+
+// TestServeFollowsLog: arena serve --log of a log that arena match is writing follows it:
+// the deals appended show as their duplicate sets are finished, never those of the set in
+// play, and once the match is over every deal shows.
+func TestServeFollowsLog(t *testing.T) {
+	arena, bot := buildTools(t)
+	dir := botDir(t)
+	log := filepath.Join(dir, "log.jsonl")
+	botArg := strings.Join(bot, " ")
+	match := exec.Command(arena, "match", botArg, botArg, "--games", "100000", "--log", log, "--sandbox", "off")
+	var stderr bytes.Buffer
+	match.Stderr = &stderr
+	if err := match.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer match.Process.Kill()
+	// logged returns the number of complete lines of the log and the deal set of the last.
+	logged := func() (n, pair int) {
+		data, _ := os.ReadFile(log)
+		data = data[:bytes.LastIndexByte(data, '\n')+1]
+		lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+		var rec referee.DealRecord
+		if len(data) > 0 && json.Unmarshal(lines[len(lines)-1], &rec) != nil {
+			t.Fatalf("log line %d: %s", len(lines), lines[len(lines)-1])
+		}
+		return bytes.Count(data, []byte("\n")), rec.Pair
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for n, _ := logged(); n < 20; n, _ = logged() {
+		if time.Now().After(deadline) {
+			t.Fatalf("no 20 deals in 60 s:\n%s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var out strings.Builder
+	_, base, _ := startViewer(t, arena, &out, "serve", "--log", log, "--addr", "127.0.0.1:0")
+	shown := func() view.MatchDeals {
+		t.Helper()
+		res, err := http.Get(base + "/api/league/log/match/0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var md view.MatchDeals
+		if err := json.NewDecoder(res.Body).Decode(&md); err != nil {
+			t.Fatal(err)
+		}
+		return md
+	}
+	// The viewer reads the log every second: its last deal is of the set logged last or of
+	// one before, and it withholds that set whole.
+	check := func() int {
+		t.Helper()
+		_, pair := logged()
+		md := shown()
+		if md.Done {
+			t.Fatalf("the match in play is served as done")
+		}
+		for _, d := range md.Deals {
+			if d.Pair >= pair {
+				t.Fatalf("deal %d (set %d, game %d) shown while set %d is in play", d.N, d.Pair, d.Game, pair)
+			}
+		}
+		return len(md.Deals)
+	}
+	first := check()
+	for n := first; n < first+64; n = check() {
+		if time.Now().After(deadline.Add(60 * time.Second)) {
+			l, _ := logged()
+			t.Fatalf("the viewer shows %d deals, %d at first, with %d logged", n, first, l)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := match.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if err := match.Wait(); match.ProcessState.ExitCode() != 130 {
+		t.Fatalf("exit %v, want status 130\n%s", err, stderr.String())
+	}
+	deadline = time.Now().Add(60 * time.Second)
+	total, _ := logged()
+	for md := shown(); !md.Done || len(md.Deals) != total; md = shown() {
+		if time.Now().After(deadline) {
+			t.Fatalf("60 s after the match: done %t, %d deals shown of %d logged\n%s", md.Done, len(md.Deals), total, out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

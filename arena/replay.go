@@ -532,10 +532,15 @@ const maxLogLine = 4 << 20
 // the second result says so; anything else that is not a deal record of this format version
 // is an error with the file and line.
 func readLog(r io.Reader, name string, warn io.Writer) ([]logEntry, bool, error) {
+	return readLogFrom(r, name, 1, warn)
+}
+
+// readLogFrom is readLog of the lines of a log from line number first on.
+func readLogFrom(r io.Reader, name string, first int, warn io.Writer) ([]logEntry, bool, error) {
 	end := &lastByte{r: r}
 	lines := protocol.NewLineReader(end, maxLogLine)
 	var out []logEntry
-	for n := 1; ; n++ {
+	for n := first; ; n++ {
 		line, err := lines.ReadLine()
 		switch {
 		case errors.Is(err, io.EOF):

@@ -7,12 +7,8 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/klaverjas-arena/arena/arena/view"
 	"github.com/klaverjas-arena/arena/arena/web"
 	"github.com/urfave/cli/v2"
 )
@@ -32,7 +28,7 @@ func serveCommand() *cli.Command {
 			"arena league FILE --serve ADDR instead.",
 		Flags: []cli.Flag{
 			dbFlag(),
-			&cli.StringFlag{Name: "log", Usage: "serve a match log `FILE` (JSON lines, spec.md §12) instead of the database"},
+			&cli.StringFlag{Name: "log", Usage: "serve a match log `FILE` (JSON lines, spec.md §12) instead of the database, following it as it grows"},
 			&cli.StringFlag{Name: "addr", Value: defaultAddr, Usage: "listen on `HOST:PORT`"},
 		},
 		Action: runServe,
@@ -48,11 +44,12 @@ func runServe(c *cli.Context) error {
 	}
 	var src web.Source
 	if path := c.String("log"); path != "" {
-		ls, err := logSource(path, c.App.ErrWriter)
+		f, err := logSource(path, c.App.ErrWriter)
 		if err != nil {
 			return err
 		}
-		src = ls
+		go f.follow(c.Context, time.Second)
+		src = f.src
 	} else {
 		db, err := openForReading(c, "arena serve")
 		if err != nil {
@@ -69,53 +66,6 @@ func runServe(c *cli.Context) error {
 		return err
 	}
 	return serveUntil(c.Context, c.String("addr"), srv, c.App.Writer)
-}
-
-// logSource reads a whole log as the viewer's source.
-func logSource(path string, warn io.Writer) (*web.LogSource, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	entries, _, err := readLog(f, path, warn)
-	if err != nil {
-		return nil, err
-	}
-	recs := make([]view.Located, len(entries))
-	var bad strings.Builder
-	n := 0
-	for i, e := range entries {
-		recs[i] = view.Located{Where: fmt.Sprintf("%s:%d", path, e.line), Rec: e.rec}
-		// A deal edited by hand, or damaged, would be served, and counted in the standings,
-		// as if it had been played: every deal is re-refereed first.
-		if err := e.rec.Verify(); err != nil {
-			if n++; n <= 10 {
-				fmt.Fprintf(&bad, "\n%s: match %s game %d deal %d attempt %d: %v", recs[i].Where, e.rec.Match, e.rec.Game, e.rec.Deal, e.rec.Attempt, err)
-			}
-		}
-	}
-	if n > 0 {
-		more := ""
-		if n > 10 {
-			more = fmt.Sprintf("\n(and %d more)", n-10)
-		}
-		return nil, fmt.Errorf("%s: %d of %d deals are inconsistent with the rules (a damaged or altered log): not served; arena replay --verify --log %s lists every problem%s%s",
-			path, n, len(entries), path, bad.String(), more)
-	}
-	inPlay, err := logBeingWritten(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if inPlay {
-		fmt.Fprintf(warn, "%s: a match is writing it now: the deals of its duplicate set in play are withheld (served as the log is now; serve it again when the match is over)\n", path)
-	}
-	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	ls, skipped, err := web.NewLogSource(name, path, recs, inPlay)
-	if err == nil && skipped > 0 {
-		fmt.Fprintf(warn, "%s: %d duplicate sets do not add up (a log cut short?): left out of the standings\n", path, skipped)
-	}
-	return ls, err
 }
 
 // listen opens the viewer's address; a port of 0 picks a free one.

@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/klaverjas-arena/arena/arena/league"
 	"github.com/klaverjas-arena/arena/arena/store"
@@ -12,12 +13,20 @@ import (
 
 // LogSource serves a match log (arena match --log, arena export) as one league named
 // after the file: its matches are the log's matches (by id and seed, in file order), and
-// its totals sum every complete duplicate set in it.
+// its totals sum every complete duplicate set in it. It serves the records it was last
+// given (NewLogSource, Append): a log that grows can be followed.
 type LogSource struct {
+	state atomic.Pointer[logState]
+}
+
+// logState is what a LogSource serves, built from all of a log's records at once and then
+// only read.
+type logState struct {
 	league  store.League
 	matches []store.Match
-	deals   [][]referee.DealRecord
+	deals   [][]referee.DealRecord // per match, in the log's order
 	totals  *store.Totals
+	last    int // the match of the log's last deal (-1: none)
 }
 
 var _ Source = (*LogSource)(nil)
@@ -31,9 +40,35 @@ func NewLogSource(name, file string, recs []view.Located, inPlay bool) (*LogSour
 	if len(recs) == 0 {
 		return nil, 0, fmt.Errorf("%s holds no deal", file)
 	}
-	s := &LogSource{league: store.League{Name: name, File: file, Rules: recs[0].Rec.Rules}}
+	st, skipped := extend(&logState{league: store.League{Name: name, File: file, Rules: recs[0].Rec.Rules}, last: -1}, recs, inPlay)
+	s := &LogSource{}
+	s.state.Store(st)
+	return s, skipped, nil
+}
+
+// Append serves the log's records and recs, the records appended to it since, in place of
+// the log before; inPlay is whether a match writes it now. Requests under way finish with
+// what they began with.
+func (s *LogSource) Append(recs []view.Located, inPlay bool) (skipped int) {
+	st, skipped := extend(s.state.Load(), recs, inPlay)
+	s.state.Store(st)
+	return skipped
+}
+
+// extend returns the state of old's records followed by recs, and the number of duplicate
+// sets that do not add up. It shares old's deals (appending after them, where old does not
+// read), and sums the totals again.
+func extend(old *logState, recs []view.Located, inPlay bool) (*logState, int) {
+	s := &logState{league: old.league, matches: slices.Clone(old.matches), deals: slices.Clone(old.deals), last: old.last}
+	s.league.Bots = slices.Clone(old.league.Bots)
 	bot := map[string]int{}
+	for i, name := range s.league.Bots {
+		bot[name] = i
+	}
 	byKey := map[string]int{}
+	for i := range s.deals {
+		byKey[matchKey(&s.deals[i][0])] = i
+	}
 	for i := range recs {
 		r := &recs[i].Rec
 		key := matchKey(r)
@@ -41,7 +76,7 @@ func NewLogSource(name, file string, recs []view.Located, inPlay bool) (*LogSour
 		if !ok {
 			at = len(s.matches)
 			byKey[key] = at
-			m := store.Match{Index: at, ID: r.Match, Seed: r.Seed, Done: true}
+			m := store.Match{Index: at, ID: r.Match, Seed: r.Seed}
 			for _, who := range r.Seats[:r.Rules.Players] {
 				if _, ok := bot[who]; !ok {
 					bot[who] = len(s.league.Bots)
@@ -53,11 +88,9 @@ func NewLogSource(name, file string, recs []view.Located, inPlay bool) (*LogSour
 			s.deals = append(s.deals, nil)
 		}
 		s.deals[at] = append(s.deals[at], *r)
+		s.last = at
 	}
 	s.league.Matches = len(s.matches)
-	if inPlay {
-		s.matches[byKey[matchKey(&recs[len(recs)-1].Rec)]].Done = false
-	}
 	s.totals = &store.Totals{}
 	for _, name := range s.league.Bots {
 		s.totals.Bots = append(s.totals.Bots, store.BotTotals{Name: name})
@@ -65,7 +98,7 @@ func NewLogSource(name, file string, recs []view.Located, inPlay bool) (*LogSour
 	skipped := 0
 	for i := range s.matches {
 		m := &s.matches[i]
-		m.Deals = len(s.deals[i])
+		m.Deals, m.Games, m.Done = len(s.deals[i]), nil, !inPlay || i != s.last
 		for _, set := range sets(s.deals[i]) {
 			one := store.Match{ID: m.ID, Seats: m.Seats}
 			t := cloneTotals(s.totals)
@@ -77,7 +110,7 @@ func NewLogSource(name, file string, recs []view.Located, inPlay bool) (*LogSour
 			m.Games = append(m.Games, one.Games...)
 		}
 	}
-	return s, skipped, nil
+	return s, skipped
 }
 
 // matchKey tells the matches of a log apart: by id and seed.
@@ -116,22 +149,26 @@ func cloneTotals(t *store.Totals) *store.Totals {
 }
 
 // Leagues returns the log's one league.
-func (s *LogSource) Leagues() ([]store.League, error) { return []store.League{s.league}, nil }
+func (s *LogSource) Leagues() ([]store.League, error) {
+	return []store.League{s.state.Load().league}, nil
+}
 
 // Totals returns the sums over the log's complete duplicate sets.
 func (s *LogSource) Totals(name string) (*store.Totals, error) {
-	if name != s.league.Name {
+	st := s.state.Load()
+	if name != st.league.Name {
 		return nil, fmt.Errorf("league %q: %w", name, store.ErrNotFound)
 	}
-	return s.totals, nil
+	return st.totals, nil
 }
 
 // Matches returns the log's matches in file order.
 func (s *LogSource) Matches(name string) ([]store.Match, error) {
-	if name != s.league.Name {
+	st := s.state.Load()
+	if name != st.league.Name {
 		return nil, fmt.Errorf("league %q: %w", name, store.ErrNotFound)
 	}
-	return slices.Clone(s.matches), nil
+	return slices.Clone(st.matches), nil
 }
 
 // MatchRange returns the log's matches with an index in [from, to), in file order, and one
@@ -148,12 +185,13 @@ func (s *LogSource) MatchRange(name string, from, to int) (ms []store.Match, end
 
 // Deals calls fn with every deal of one match.
 func (s *LogSource) Deals(name string, match int, fn func(m *store.Match, rec *referee.DealRecord) error) error {
-	if name != s.league.Name || match < 0 || match >= len(s.matches) {
+	st := s.state.Load()
+	if name != st.league.Name || match < 0 || match >= len(st.matches) {
 		return fmt.Errorf("match %s/%d: %w", name, match, store.ErrNotFound)
 	}
-	m := s.matches[match]
-	for i := range s.deals[match] {
-		rec := s.deals[match][i]
+	m := st.matches[match]
+	for i := range st.deals[match] {
+		rec := st.deals[match][i]
 		if err := fn(&m, &rec); err != nil {
 			return err
 		}

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/klaverjas-arena/arena/arena/view"
+	"github.com/klaverjas-arena/arena/arena/web"
+)
+
+// logFollower serves a match log to the viewer (arena serve --log) and follows it as it
+// grows: each line appended is parsed and re-refereed once, when it is complete, and the
+// viewer is given the log's records anew. While a match writes the log (logBeingWritten)
+// the duplicate set in play is withheld (web.NewLogSource).
+type logFollower struct {
+	path   string
+	warn   io.Writer
+	src    *web.LogSource
+	deals  int         // deals read
+	offset int64       // the end of the last complete line read
+	lines  int         // lines up to offset
+	inPlay bool        // a match wrote the log at the last read
+	file   os.FileInfo // the file read: another one at path is a log replaced
+	torn   bool        // a torn last line after offset was reported
+}
+
+// errLogReplaced says that the file at a log's path is no longer the one followed, or
+// shorter than what was read of it.
+var errLogReplaced = errors.New("the log was replaced or cut short since it was read")
+
+// logSource reads a whole log for the viewer; an inconsistent deal in it (a damaged or
+// altered log) is an error, listing the first ten.
+func logSource(path string, warn io.Writer) (*logFollower, error) {
+	f := &logFollower{path: path, warn: warn}
+	recs, err := f.read()
+	if err != nil {
+		return nil, err
+	}
+	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	ls, skipped, err := web.NewLogSource(name, path, recs, f.inPlay)
+	if err != nil {
+		return nil, err
+	}
+	f.src, f.deals = ls, len(recs)
+	if f.inPlay {
+		fmt.Fprintf(warn, "%s: a match is writing it now: followed as it grows, the deals of its duplicate set in play withheld until the set is finished\n", path)
+	}
+	if skipped > 0 && !f.inPlay {
+		fmt.Fprintf(warn, "%s: %d duplicate sets do not add up (a log cut short?): left out of the standings\n", path, skipped)
+	}
+	return f, nil
+}
+
+// follow reads the log every interval until ctx is done, and gives the viewer what was
+// appended and whether a match still writes it. A log replaced, cut short or damaged is
+// reported on warn and no longer followed: what was read before is still served.
+func (f *logFollower) follow(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		wasInPlay := f.inPlay
+		recs, err := f.read()
+		if err != nil {
+			fmt.Fprintf(f.warn, "%s: %v: no longer followed; serving the %d deals read before\n", f.path, err, f.deals)
+			return
+		}
+		if len(recs) > 0 || f.inPlay != wasInPlay {
+			f.src.Append(recs, f.inPlay)
+			f.deals += len(recs)
+		}
+	}
+}
+
+// read returns the deals of the complete lines after those read before, each re-refereed,
+// and notes whether a match writes the log now. A torn last line of a log no match writes
+// (the arena stopped while writing it) is reported once and skipped.
+func (f *logFollower) read() ([]view.Located, error) {
+	inPlay, err := logBeingWritten(f.path)
+	if err != nil {
+		return nil, err
+	}
+	file, err := os.Open(f.path)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	fi, err := file.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if f.file != nil && (!os.SameFile(f.file, fi) || fi.Size() < f.offset) {
+		return nil, errLogReplaced
+	}
+	f.file = fi
+	data, err := io.ReadAll(io.NewSectionReader(file, f.offset, fi.Size()-f.offset))
+	if err != nil {
+		return nil, err
+	}
+	whole := bytes.LastIndexByte(data, '\n') + 1
+	lines := bytes.Count(data[:whole], []byte{'\n'})
+	entries, _, err := readLogFrom(bytes.NewReader(data[:whole]), f.path, f.lines+1, io.Discard)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := verifiedEntries(f.path, entries)
+	if err != nil {
+		return nil, err
+	}
+	if whole > 0 {
+		f.torn = false
+	}
+	if whole < len(data) && !inPlay && !f.torn {
+		fmt.Fprintf(f.warn, "%s:%d: torn last line (the log ends in the middle of a deal): skipped\n", f.path, f.lines+lines+1)
+		f.torn = true
+	}
+	f.offset += int64(whole)
+	f.lines += lines
+	f.inPlay = inPlay
+	return recs, nil
+}
+
+// verifiedEntries re-referees the entries of a log and returns them located (FILE:LINE): a
+// deal edited by hand, or damaged, would be served, and counted in the standings, as if it
+// had been played.
+func verifiedEntries(path string, entries []logEntry) ([]view.Located, error) {
+	recs := make([]view.Located, len(entries))
+	var bad strings.Builder
+	n := 0
+	for i, e := range entries {
+		recs[i] = view.Located{Where: fmt.Sprintf("%s:%d", path, e.line), Rec: e.rec}
+		if err := e.rec.Verify(); err != nil {
+			if n++; n <= 10 {
+				fmt.Fprintf(&bad, "\n%s: match %s game %d deal %d attempt %d: %v", recs[i].Where, e.rec.Match, e.rec.Game, e.rec.Deal, e.rec.Attempt, err)
+			}
+		}
+	}
+	if n > 0 {
+		more := ""
+		if n > 10 {
+			more = fmt.Sprintf("\n(and %d more)", n-10)
+		}
+		return nil, fmt.Errorf("%s: %d of %d deals are inconsistent with the rules (a damaged or altered log): not served; arena replay --verify --log %s lists every problem%s%s",
+			path, n, len(entries), path, bad.String(), more)
+	}
+	return recs, nil
+}
