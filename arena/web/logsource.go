@@ -19,8 +19,7 @@ type LogSource struct {
 	state atomic.Pointer[logState]
 }
 
-// logState is what a LogSource serves, built from all of a log's records at once and then
-// only read.
+// logState is what a LogSource serves: made by extend, then only read.
 type logState struct {
 	league  store.League
 	matches []store.Match
