@@ -60,8 +60,9 @@ func logSource(path string, warn io.Writer) (*logFollower, error) {
 
 // follow reads the log every interval until ctx is done, and gives the viewer what was
 // appended and whether a match still writes it. The viewer's league is made anew from all
-// the log's deals each time (about 1.5 µs a deal): the interval grows to ten times that, so
-// that following a long log takes at most a tenth of a CPU from the match that writes it. A
+// the log's deals each time (BENCHMARKS.md: under a microsecond a deal): the interval grows
+// to ten times that, so that following a long log takes at most a tenth of a CPU from the
+// match that writes it. A
 // log replaced, cut short or damaged is reported on warn and no longer followed: what was
 // read before is still served.
 func (f *logFollower) follow(ctx context.Context, every time.Duration) {
