@@ -17,8 +17,10 @@ import (
 )
 
 // TestLogWrittenByOneArena: while arena match writes a log, a second arena match with the
-// same --log is refused before any bot starts (their deals would interleave), and arena
-// serve --log withholds the duplicate set in play; once the match is over, both may.
+// same --log is refused before any bot starts (their deals would interleave), arena serve
+// --log withholds the duplicate set in play, and arena replay --verify does not call the
+// unfinished last game a problem; once the match is over, a second match may write it, and
+// the interrupted game is reported.
 func TestLogWrittenByOneArena(t *testing.T) {
 	arena, bot := buildTools(t)
 	dir := botDir(t)
@@ -61,6 +63,11 @@ func TestLogWrittenByOneArena(t *testing.T) {
 		t.Errorf("serve --log does not say that the deals in play are withheld:\n%s", warn.String())
 	}
 
+	// The match's last game and set are still being played: not a problem of the log.
+	if out, errOut, err := runArena(t, "replay", "--verify", "--log", log); err != nil || !strings.Contains(errOut, "a match is writing it now") {
+		t.Errorf("replay --verify of the log in play: %v\n%s%s", err, out, errOut)
+	}
+
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
@@ -76,6 +83,9 @@ func TestLogWrittenByOneArena(t *testing.T) {
 	}
 	if strings.Contains(warn.String(), "writing") {
 		t.Errorf("serve --log of a log nobody writes: %s", warn.String())
+	}
+	if out, _, err := runArena(t, "replay", "--verify", "--log", log); err == nil || !strings.Contains(out, "unfinished") {
+		t.Errorf("replay --verify of the interrupted match's log: %v\n%s", err, out)
 	}
 	if _, _, err := runArena(t, "match", botArg, botArg, "--games", "1", "--log", log, "--sandbox", "off"); err != nil {
 		t.Errorf("a match on the log once the first is over: %v", err)

@@ -56,7 +56,7 @@ type source struct {
 	deals  []located
 	stored map[string]*store.Match // --db: the match records, by match id
 	order  []string                // --db: the match ids in schedule order (done ones without deals too)
-	torn   bool                    // --log: the last line was torn, so the match of the last deal may stop short
+	open   bool                    // --log: the last line was torn, or a match writes the log now: the match of the last deal may stop short
 	last   string                  // --log: where the file's last deal is
 }
 
@@ -132,7 +132,14 @@ func logDeals(path string, warn io.Writer) (source, error) {
 		// first line) is an error, as arena serve --log says of it.
 		return source{}, fmt.Errorf("%s: no deal record in it: an empty or truncated log (arena match --log FILE writes one)", path)
 	}
-	src := source{deals: make([]located, len(entries)), torn: torn}
+	writing, err := logBeingWritten(path)
+	if err != nil {
+		return source{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if writing {
+		fmt.Fprintf(warn, "%s: a match is writing it now: its last game and duplicate set may be unfinished\n", path)
+	}
+	src := source{deals: make([]located, len(entries)), open: torn || writing}
 	for i, e := range entries {
 		src.deals[i] = located{where: fmt.Sprintf("%s:%d", path, e.line), rec: e.rec}
 		src.last = src.deals[i].where
@@ -466,7 +473,7 @@ func verifyMatches(w io.Writer, src *source) int {
 	problems := 0
 	for _, g := range groups {
 		m := src.stored[g.id]
-		open := m != nil && !m.Done || m == nil && len(g.idx) > 0 && src.torn && src.deals[g.idx[len(g.idx)-1]].where == src.last
+		open := m != nil && !m.Done || m == nil && len(g.idx) > 0 && src.open && src.deals[g.idx[len(g.idx)-1]].where == src.last
 		problems += verifyMatch(w, g.id, m, g.recs, open, func(i int) string { return src.deals[g.idx[i]].where })
 	}
 	return problems
