@@ -19,27 +19,7 @@ import (
 // TestMatchInterrupt: Ctrl-C (SIGINT) during arena match records no fault against anyone
 // and no half-played deal; every finished deal is in the log; the exit status is 130.
 func TestMatchInterrupt(t *testing.T) {
-	arena, bot := buildTools(t)
-	dir := botDir(t)
-	log := filepath.Join(dir, "log.jsonl")
-	botArg := strings.Join(bot, " ")
-	cmd := exec.Command(arena, "match", botArg, botArg, "--games", "100000", "--log", log, "--sandbox", "off")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if data, _ := os.ReadFile(log); bytes.Count(data, []byte("\n")) >= 20 {
-			break
-		}
-		if time.Now().After(deadline) {
-			_ = cmd.Process.Kill()
-			t.Fatalf("no 20 deals in 60 s:\n%s", stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	cmd, log, stderr := startLoggedMatch(t)
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
@@ -63,6 +43,38 @@ func TestMatchInterrupt(t *testing.T) {
 		if len(rec.Faults) > 0 || rec.Result.Outcome == "forfeit" {
 			t.Errorf("deal %d: faults %+v, outcome %s: an interruption is nobody's fault", i+1, rec.Faults, rec.Result.Outcome)
 		}
+	}
+}
+
+// startLoggedMatch starts arena match between two copies of the fast bot for 100,000
+// games, unsandboxed, with --log in a fresh directory, and returns once 20 deals are in the
+// log: the process (killed at the end of the test if still running), the log and its stderr.
+func startLoggedMatch(t *testing.T) (cmd *exec.Cmd, log string, stderr *bytes.Buffer) {
+	t.Helper()
+	arena, bot := buildTools(t)
+	log = filepath.Join(botDir(t), "log.jsonl")
+	botArg := strings.Join(bot, " ")
+	cmd = exec.Command(arena, "match", botArg, botArg, "--games", "100000", "--log", log, "--sandbox", "off")
+	stderr = &bytes.Buffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	})
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if data, _ := os.ReadFile(log); bytes.Count(data, []byte("\n")) >= 20 {
+			return cmd, log, stderr
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no 20 deals in 60 s:\n%s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 

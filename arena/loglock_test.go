@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -22,27 +20,9 @@ import (
 // unfinished last game a problem; once the match is over, a second match may write it, and
 // the interrupted game is reported.
 func TestLogWrittenByOneArena(t *testing.T) {
-	arena, bot := buildTools(t)
-	dir := botDir(t)
-	log := filepath.Join(dir, "log.jsonl")
+	cmd, log, stderr := startLoggedMatch(t)
+	_, bot := buildTools(t)
 	botArg := strings.Join(bot, " ")
-	cmd := exec.Command(arena, "match", botArg, botArg, "--games", "100000", "--log", log, "--sandbox", "off")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if data, _ := os.ReadFile(log); bytes.Count(data, []byte("\n")) >= 20 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no 20 deals in 60 s:\n%s", stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 
 	_, errOut, err := runArena(t, "match", botArg, botArg, "--games", "1", "--log", log, "--sandbox", "off")
 	if err == nil || !strings.Contains(err.Error(), "--log "+log+": another arena is writing it now") {
@@ -96,17 +76,8 @@ func TestLogWrittenByOneArena(t *testing.T) {
 // the deals appended show as their duplicate sets are finished, never those of the set in
 // play, and once the match is over every deal shows.
 func TestServeFollowsLog(t *testing.T) {
-	arena, bot := buildTools(t)
-	dir := botDir(t)
-	log := filepath.Join(dir, "log.jsonl")
-	botArg := strings.Join(bot, " ")
-	match := exec.Command(arena, "match", botArg, botArg, "--games", "100000", "--log", log, "--sandbox", "off")
-	var stderr bytes.Buffer
-	match.Stderr = &stderr
-	if err := match.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer match.Process.Kill()
+	match, log, stderr := startLoggedMatch(t)
+	arena, _ := buildTools(t)
 	// logged returns the number of complete lines of the log and the deal set of the last.
 	logged := func() (n, pair int) {
 		data, _ := os.ReadFile(log)
@@ -119,12 +90,6 @@ func TestServeFollowsLog(t *testing.T) {
 		return bytes.Count(data, []byte("\n")), rec.Pair
 	}
 	deadline := time.Now().Add(60 * time.Second)
-	for n, _ := logged(); n < 20; n, _ = logged() {
-		if time.Now().After(deadline) {
-			t.Fatalf("no 20 deals in 60 s:\n%s", stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 	var out strings.Builder
 	_, base, _ := startViewer(t, arena, &out, "serve", "--log", log, "--addr", "127.0.0.1:0")
 	shown := func() view.MatchDeals {
