@@ -465,3 +465,39 @@ stderr = %q
 		t.Errorf("the reader read the writer's scratch directory:\n%s", b)
 	}
 }
+
+// TestSandboxTmpSize: a bot entry's tmp sets the size of the sandbox's private /tmp: a bot
+// that writes 100 MB there at its start cannot start in the default 64 MiB, and plays with
+// tmp = "256MiB" unless its memory limit is below 100 MB (the tmpfs is memory).
+func TestSandboxTmpSize(t *testing.T) {
+	if err := botproc.SandboxError(); err != nil {
+		t.Skipf("no sandbox on this machine: %v", err)
+	}
+	dir := botDir(t)
+	script := `#!/usr/bin/env bash
+head -c 100000000 /dev/zero > /tmp/fill || exit 3
+` + strings.Replace(hostileBot[len("#!/usr/bin/env bash\n"):], "BOTNAME", "filler", 1)
+	script = strings.NewReplacer("MISBEHAVE", ":", "RULES_ANSWER", "echo ok").Replace(script)
+	if err := os.WriteFile(filepath.Join(dir, "filler.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	good := writeBot(t, botDir(t), "good", ":", "echo ok")
+	for _, tmp := range []string{"", `tmp = "256MiB"`, "tmp = \"256MiB\"\nmemory = \"48MiB\""} {
+		bots := filepath.Join(t.TempDir(), "bots.toml")
+		if err := os.WriteFile(bots, fmt.Appendf(nil, "[[bot]]\nname = \"filler\"\ncmd = [\"bash\", \"filler.sh\"]\ndir = %q\n%s\n", dir, tmp), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, errOut, err := runArena(t, "match", "--bots", bots, "filler", "bash "+good, "--games", "1", "--duplicate=false",
+			"-o", "game_end=deals:2", "--seed", "3", "--quiet")
+		plays := strings.HasPrefix(tmp, "tmp") && !strings.Contains(tmp, "memory")
+		if !plays && (err == nil || !strings.Contains(err.Error(), "no match played")) {
+			t.Errorf("%q: the bot filled 100 MB of its /tmp: %v\n%s", tmp, err, errOut)
+		}
+		if strings.Contains(tmp, "memory") && (err == nil || !strings.Contains(err.Error(), "memory_limit")) {
+			t.Errorf("%q: the bot filled 100 MB of its /tmp with a memory limit of 48 MiB: %v", tmp, err)
+		}
+		if plays && err != nil {
+			t.Errorf("%s: %v\n%s", tmp, err, errOut)
+		}
+	}
+}

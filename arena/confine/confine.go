@@ -27,8 +27,10 @@ const (
 //	pids = 64                  # processes and threads, default 256
 //	read_only = ["/opt/books"] # more paths the sandboxed bot may read (relative: to the file)
 //	scratch = "scratch/x"      # each sandboxed process writes a directory of its own here (must exist)
+//	tmp = "512MiB"             # the size of the sandbox's private /tmp, default 64MiB
 type Limits struct {
 	Memory   Size     `toml:"memory" json:"memory,omitempty"`
+	Tmp      Size     `toml:"tmp" json:"tmp,omitempty"`
 	Pids     int      `toml:"pids" json:"pids,omitempty"`
 	ReadOnly []string `toml:"read_only" json:"read_only,omitempty"`
 	Scratch  string   `toml:"scratch" json:"scratch,omitempty"`
@@ -59,6 +61,9 @@ func (l *Limits) Resolve(dir string) []error {
 	var errs []error
 	if l.Memory < 0 || (l.Memory > 0 && l.Memory < 16<<20) {
 		errs = append(errs, fmt.Errorf("memory = %s: at least 16MiB", humanize.IBytes(uint64(max(l.Memory, 0)))))
+	}
+	if l.Tmp < 0 || (l.Tmp > 0 && l.Tmp < 1<<20) {
+		errs = append(errs, fmt.Errorf("tmp = %s: at least 1MiB", humanize.IBytes(uint64(max(l.Tmp, 0)))))
 	}
 	if l.Pids < 0 || (l.Pids > 0 && l.Pids < 4) {
 		errs = append(errs, fmt.Errorf("pids = %d: at least 4 (the sandbox itself takes two)", l.Pids))
@@ -160,5 +165,5 @@ func (p Policy) Apply(spec *botproc.Spec, l Limits) {
 			hide = append(hide, s)
 		}
 	}
-	spec.Sandbox = &botproc.Sandbox{ReadOnly: l.ReadOnly, Scratch: l.Scratch, Hide: hide}
+	spec.Sandbox = &botproc.Sandbox{ReadOnly: l.ReadOnly, Scratch: l.Scratch, Hide: hide, TmpSize: int64(l.Tmp)}
 }

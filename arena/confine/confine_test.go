@@ -15,11 +15,11 @@ func TestLimitsFromTOML(t *testing.T) {
 		Name string `toml:"name"`
 		Limits
 	}
-	text := "name = \"x\"\nmemory = \"512MiB\"\npids = 64\nread_only = [\"books\"]\nscratch = \"tmp\"\n"
+	text := "name = \"x\"\nmemory = \"512MiB\"\npids = 64\nread_only = [\"books\"]\nscratch = \"tmp\"\ntmp = \"256MiB\"\n"
 	if _, err := toml.Decode(text, &e); err != nil {
 		t.Fatal(err)
 	}
-	if e.Memory != 512<<20 || e.Pids != 64 || len(e.ReadOnly) != 1 || e.Scratch != "tmp" {
+	if e.Memory != 512<<20 || e.Pids != 64 || len(e.ReadOnly) != 1 || e.Scratch != "tmp" || e.Tmp != 256<<20 {
 		t.Errorf("decoded %+v", e)
 	}
 	for _, bad := range []string{"memory = \"lots\"", "memory = \"2EiB\""} {
@@ -38,14 +38,14 @@ func TestResolve(t *testing.T) {
 	if errs := l.Resolve(dir); len(errs) != 0 || l.ReadOnly[0] != filepath.Join(dir, "books") {
 		t.Errorf("resolve: %v %v", errs, l.ReadOnly)
 	}
-	bad := Limits{Memory: 1 << 20, Pids: 2, ReadOnly: []string{"nosuch"}, Scratch: "nosuch"}
+	bad := Limits{Memory: 1 << 20, Tmp: 1 << 10, Pids: 2, ReadOnly: []string{"nosuch"}, Scratch: "nosuch"}
 	errs := bad.Resolve(dir)
 	var all []string
 	for _, err := range errs {
 		all = append(all, err.Error())
 	}
 	text := strings.Join(all, "\n")
-	for _, want := range []string{"memory = 1.0 MiB: at least 16MiB", "pids = 2", "read_only", `scratch = "` + filepath.Join(dir, "nosuch")} {
+	for _, want := range []string{"memory = 1.0 MiB: at least 16MiB", "tmp = 1.0 KiB: at least 1MiB", "pids = 2", "read_only", `scratch = "` + filepath.Join(dir, "nosuch")} {
 		if !strings.Contains(text, want) {
 			t.Errorf("problems %q lack %q", text, want)
 		}
