@@ -46,7 +46,7 @@ type Item struct {
 
 // Timing is the bot's response times for one kind of decision.
 type Timing struct {
-	Kind     string  `json:"kind"` // hello, rules, bid, play, claim
+	Kind     string  `json:"kind"` // hello, rules, bid, play, claim, discard
 	Count    int     `json:"count"`
 	MedianMS float64 `json:"median_ms"`
 	WorstMS  float64 `json:"worst_ms"`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -14,8 +15,9 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// gameConn is the bot's connection in the full game: it counts the bot's stderr and notes,
-// when the referee stops the bot (after a fault, or at the end), the last request and answer.
+// gameConn is the bot's connection in a game played through the referee: it counts the bot's
+// stderr and notes, when the referee stops the bot (after a fault, or at the end), the last
+// request and answer.
 type gameConn struct {
 	referee.Conn
 	g         *gameWatch
@@ -23,7 +25,7 @@ type gameConn struct {
 	sent, got string
 }
 
-// gameWatch collects what the bot's connections in the full game saw when they were stopped.
+// gameWatch collects what the bot's connections in a game saw when they were stopped.
 type gameWatch struct {
 	c     *checker
 	mu    sync.Mutex
@@ -56,39 +58,43 @@ func (gc *gameConn) Stop(grace time.Duration) error {
 	return err
 }
 
-// gameItem plays a full game under the default ruleset through the referee, the bot at
-// North and South against the check's own opponent (see opponent), and requires every deal to finish
-// without a fault of the bot.
-func (c *checker) gameItem() Item {
-	const name = "full game: 16 deals under the default ruleset, no faults"
-	watch := &gameWatch{c: c}
-	bot := func(seat string) referee.Entrant {
-		return referee.Entrant{Name: "bot", Start: func(ctx context.Context) (referee.Conn, error) {
-			conn, err := c.opts.Start(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return &gameConn{Conn: conn, g: watch, seat: seat}, nil
-		}}
-	}
-	opp := referee.Entrant{Name: opponentName, Start: referee.NewInProcess(opponent())}
-	var deals []*referee.DealRecord
-	cfg := referee.Config{ID: "check", Rules: rules.Default(), Games: 1, Seed: c.opts.Seed, Time: c.opts.Time, Records: collect(&deals), Logger: zerolog.Nop()}
-	res, err := referee.Run(c.ctx, cfg, []referee.Entrant{bot("N"), opp, bot("S"), opp})
-	if err != nil {
-		var refused *referee.RefusedError
-		if errors.As(err, &refused) {
-			return Item{Name: name, Status: Fail, Detail: "refuses the default ruleset: " + refused.Reason, Got: "refuse " + refused.Reason, Want: "ok"}
+// entrant returns the checked bot as an entrant at the table seat, its connections watched.
+func (g *gameWatch) entrant(seat string) referee.Entrant {
+	return referee.Entrant{Name: "bot", Start: func(ctx context.Context) (referee.Conn, error) {
+		conn, err := g.c.opts.Start(ctx)
+		if err != nil {
+			return nil, err
 		}
-		return Item{Name: name, Status: Fail, Detail: "the game could not be played: " + err.Error()}
+		return &gameConn{Conn: conn, g: g, seat: seat}, nil
+	}}
+}
+
+// lastExchange returns the request and answer of the first connection at seat that was
+// stopped: after its first fault, the one that caused it.
+func (g *gameWatch) lastExchange(seat string) (sent, got string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, st := range g.stops {
+		if st.seat == seat {
+			return st.sent, st.got
+		}
 	}
+	return "", ""
+}
+
+// faultItem reads the records of a game the bot played at the given table seats, with at most
+// maxFaults faults before it is not restarted: it records the bot's response times and
+// timeouts, and returns a failed item for its faults, with the first fault's request and
+// answer, or nil when it made none.
+func (c *checker) faultItem(name string, watch *gameWatch, deals []*referee.DealRecord, maxFaults int, seats ...string) *Item {
 	kinds := map[referee.FaultKind]int{}
 	var order []referee.FaultKind
 	var firstFault *referee.FaultRecord
-	var firstDeal, forfeited int
+	var first *referee.DealRecord
+	forfeited := 0
 	for _, rec := range deals {
 		for _, a := range rec.Actions {
-			if a.Seat != "N" && a.Seat != "S" {
+			if !slices.Contains(seats, a.Seat) {
 				continue
 			}
 			kind := "play"
@@ -97,11 +103,13 @@ func (c *checker) gameItem() Item {
 				kind = "bid"
 			case a.Claim != nil:
 				kind = "claim"
+			case a.Discard != "":
+				kind = "discard"
 			}
 			c.record(kind, time.Duration(a.MS*float64(time.Millisecond)))
 		}
 		for i, f := range rec.Faults {
-			if f.Seat != "N" && f.Seat != "S" {
+			if !slices.Contains(seats, f.Seat) {
 				continue
 			}
 			forfeited++
@@ -113,33 +121,70 @@ func (c *checker) gameItem() Item {
 				c.timedOut("game")
 			}
 			if firstFault == nil && f.Kind != referee.FaultDisabled {
-				firstFault, firstDeal = &rec.Faults[i], rec.Deal
+				firstFault, first = &rec.Faults[i], rec
 			}
 		}
 	}
-	if forfeited > 0 {
-		var counts []string
-		for _, k := range order {
-			counts = append(counts, fmt.Sprintf("%s %d", k, kinds[k]))
+	if forfeited == 0 {
+		return nil
+	}
+	var counts []string
+	for _, k := range order {
+		counts = append(counts, fmt.Sprintf("%s %d", k, kinds[k]))
+	}
+	it := Item{Name: name, Status: Fail, Want: "a legal answer in time",
+		Detail: fmt.Sprintf("the bot forfeited %d of %d deals (%s)", forfeited, len(deals), strings.Join(counts, ", "))}
+	if kinds[referee.FaultDisabled] > 0 {
+		plural := "s"
+		if maxFaults == 1 {
+			plural = ""
 		}
-		it := Item{Name: name, Status: Fail, Want: "a legal answer in time",
-			Detail: fmt.Sprintf("the bot forfeited %d of %d deals (%s)", forfeited, len(deals), strings.Join(counts, ", "))}
-		if kinds[referee.FaultDisabled] > 0 {
-			it.Detail += "; after 3 faults the bot is not restarted"
+		it.Detail += fmt.Sprintf("; after %d fault%s the bot is not restarted", maxFaults, plural)
+	}
+	if firstFault != nil {
+		it.Detail += fmt.Sprintf("; the first fault, in game %d deal %d at %s: %s: %s", first.Game, first.Deal, firstFault.Seat, firstFault.Kind, firstFault.Detail)
+		it.Stderr = lastLines(firstFault.Stderr, 5)
+		it.Sent, it.Got = watch.lastExchange(firstFault.Seat)
+		it.Want = wantFor(it.Sent)
+	}
+	return &it
+}
+
+// wantFor says what answer the request line asks for.
+func wantFor(request string) string {
+	kind, _, _ := strings.Cut(request, " ")
+	switch kind {
+	case "bid":
+		return "one of the legal bids, listed after the hand, in time"
+	case "play":
+		return "one of the legal cards, listed after the hand, in time"
+	case "claim":
+		return "the roem in the trick, a whole number (0 claims nothing), in time"
+	case "discard":
+		return "two different cards of the hand (the last list), separated by a space, e.g. 7S 8D, in time"
+	}
+	return "a legal answer in time"
+}
+
+// gameItem plays a full game under the default ruleset through the referee, the bot at
+// North and South against the check's own opponent (see opponent), and requires every deal to finish
+// without a fault of the bot.
+func (c *checker) gameItem() Item {
+	const name = "full game: 16 deals under the default ruleset, no faults"
+	watch := &gameWatch{c: c}
+	opp := referee.Entrant{Name: opponentName, Start: referee.NewInProcess(opponent())}
+	var deals []*referee.DealRecord
+	cfg := referee.Config{ID: "check", Rules: rules.Default(), Games: 1, MaxFaults: 3, Seed: c.opts.Seed, Time: c.opts.Time, Records: collect(&deals), Logger: zerolog.Nop()}
+	res, err := referee.Run(c.ctx, cfg, []referee.Entrant{watch.entrant("N"), opp, watch.entrant("S"), opp})
+	if err != nil {
+		var refused *referee.RefusedError
+		if errors.As(err, &refused) {
+			return Item{Name: name, Status: Fail, Detail: "refuses the default ruleset: " + refused.Reason, Got: "refuse " + refused.Reason, Want: "ok"}
 		}
-		if firstFault != nil {
-			it.Detail += fmt.Sprintf("; the first fault, in deal %d at %s: %s: %s", firstDeal, firstFault.Seat, firstFault.Kind, firstFault.Detail)
-			it.Stderr = lastLines(firstFault.Stderr, 5)
-			watch.mu.Lock()
-			for _, st := range watch.stops {
-				if st.seat == firstFault.Seat {
-					it.Sent, it.Got = st.sent, st.got
-					break
-				}
-			}
-			watch.mu.Unlock()
-		}
-		return it
+		return Item{Name: name, Status: Fail, Detail: "the game could not be played: " + err.Error()}
+	}
+	if it := c.faultItem(name, watch, deals, cfg.MaxFaults, "N", "S"); it != nil {
+		return *it
 	}
 	t := res.Sides
 	return Item{Name: name, Status: Pass, Detail: fmt.Sprintf("%d deals at N and S against the check's opponent %s: %d to %d points, no faults", len(deals), opponentName, t[0].Points, t[1].Points)}
@@ -161,9 +206,10 @@ func (c *checker) threePlayerItem() Item {
 		}
 		return bot.Answer{Card: d.LegalCards.Nth(0)}
 	}}
+	watch := &gameWatch{c: c}
 	var deals []*referee.DealRecord
 	cfg := referee.Config{ID: "check3", Rules: rs, Games: 1, Duplicate: true, Seed: c.opts.Seed, Time: c.opts.Time, MaxFaults: 1, Records: collect(&deals), Logger: zerolog.Nop()}
-	entrants := []referee.Entrant{{Name: "bot", Start: c.opts.Start}, {Name: "first", Start: referee.NewInProcess(first)}, {Name: "first", Start: referee.NewInProcess(first)}}
+	entrants := []referee.Entrant{watch.entrant("N"), {Name: "first", Start: referee.NewInProcess(first)}, {Name: "first", Start: referee.NewInProcess(first)}}
 	res, err := referee.Run(c.ctx, cfg, entrants)
 	var refused *referee.RefusedError
 	switch {
@@ -172,16 +218,8 @@ func (c *checker) threePlayerItem() Item {
 	case err != nil:
 		return Item{Name: name, Status: Fail, Detail: "the game could not be played: " + err.Error()}
 	}
-	var faults []string
-	for _, rec := range deals {
-		for _, f := range rec.Faults {
-			if f.Bot == res.Bots[0].Name && f.Seat == "N" {
-				faults = append(faults, fmt.Sprintf("game %d deal %d: %s: %s", rec.Game, rec.Deal, f.Kind, f.Detail))
-			}
-		}
-	}
-	if len(faults) > 0 {
-		return Item{Name: name, Status: Fail, Want: "a legal answer in time", Detail: fmt.Sprintf("the bot forfeited %d deals; the first: %s", len(faults), faults[0])}
+	if it := c.faultItem(name, watch, deals, cfg.MaxFaults, "N"); it != nil {
+		return *it
 	}
 	return Item{Name: name, Status: Pass, Detail: fmt.Sprintf("%d games of 6 deals at a table of three (every hand once): %d points to the bot, no faults", len(res.Games), res.Sides[0].Points)}
 }

@@ -14,7 +14,7 @@ func (c *checker) timingItem() Item {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var slow []string
-	for _, kind := range []string{"hello", "rules", "bid", "play", "claim"} {
+	for _, kind := range []string{"hello", "rules", "bid", "play", "claim", "discard"} {
 		ts := c.times[kind]
 		if len(ts) == 0 {
 			continue
