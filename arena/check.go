@@ -21,9 +21,10 @@ func checkCommand() *cli.Command {
 			"The bot is run as in a match, many times over: the handshake, every preset, every\n" +
 			"trump-choosing procedure (free and forced choices, draaikaart offers), both play rules\n" +
 			"in positions where the legal cards are restricted, roem claims, an unknown event, a\n" +
-			"full 16-deal game against the check's own opponent, response times, stderr output\n" +
-			"and a clean exit on quit. Each item is PASS, WARN, INFO, FAIL or SKIP; failures show\n" +
-			"the line the arena sent, the exact line the bot sent and what was expected.\n" +
+			"full 16-deal game against the check's own opponent, two games in a row per process (as\n" +
+			"in a match), response times, stderr output and a clean exit on quit. Each item is PASS,\n" +
+			"WARN, INFO, FAIL or SKIP; failures show the line the arena sent, the exact line the bot\n" +
+			"sent and what was expected.\n" +
 			"The exit status is 0 only when no item failed (warnings are allowed).",
 		Flags: append([]cli.Flag{
 			botsFlag(),

@@ -1,8 +1,8 @@
 // Package check runs one bot through a scripted battery of protocol situations and reports,
 // item by item, what it did right and wrong: the handshake, the rulesets it plays, every
 // trump-choosing procedure (free and forced choices, draaikaart offers), both play rules in
-// positions where the legal cards are restricted, roem claims, a full game, response times,
-// stderr output, tolerance of unknown events, and a clean exit on quit.
+// positions where the legal cards are restricted, roem claims, a full game, games in a row,
+// response times, stderr output, tolerance of unknown events, and a clean exit on quit.
 //
 // Every failure names the exact line the bot sent and what was expected. The bot is driven
 // through a referee.Starter, so it runs exactly as it would in a match.
@@ -144,6 +144,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		{"play", func() []Item { return c.scenarioItems(playScenarios()) }},
 		{"unknown event", func() []Item { return []Item{c.unknownEventItem(), c.laterItem()} }},
 		{"full game", func() []Item { return []Item{c.gameItem()} }},
+		{"games in a row", func() []Item { return []Item{c.nextGameItem()} }},
 		{"three-player game", func() []Item { return []Item{c.threePlayerItem()} }},
 		{"quit", func() []Item { return []Item{c.quitItem()} }},
 	}

@@ -172,6 +172,8 @@ func TestBrokenBots(t *testing.T) {
 			status: Fail, items: []string{"claim_required", "response times"}, detail: "timeout"},
 		{name: "bad-discard", script: base(`    discard) echo "7S" ;;`), tc: fast,
 			status: Fail, items: []string{"three-player game"}, got: "7S", detail: "garbage"},
+		{name: "exits-after-gameover", script: base(`    gameover) exit 0 ;;`), tc: fast,
+			status: Fail, items: []string{"games in a row"}, detail: "crash"},
 		{name: "ignores-quit", script: base(`    quit) ;;`), tc: fast,
 			status: Fail, items: []string{"quit"}, detail: "exited only when its input was closed"},
 		{name: "crashes-on-rotterdams", script: base(`    play) [ -n "$rot" ] && { echo "rotterdams?" >&2; exit 3; }; shift 5; legal=("$@"); echo "${legal[0]}" ;;`), tc: fast,

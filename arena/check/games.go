@@ -190,6 +190,53 @@ func (c *checker) gameItem() Item {
 	return Item{Name: name, Status: Pass, Detail: fmt.Sprintf("%d deals at N and S against the check's opponent %s: %d to %d points, no faults", len(deals), opponentName, t[0].Points, t[1].Points)}
 }
 
+// nextGameItem plays a short duplicate match of two deal sets, as arena match does by default
+// (spec.md §4): each process of the bot plays two games in a row, gameover followed by the
+// game of the next deal set without a new handshake (games 1 and 3 in the first room, 2 and 4
+// in the second, where the first game a process is sent is game 2). The full game, a single
+// game, never sends a game after a gameover: a bot that exits at gameover, or cannot start a
+// second game, faults here as it would in every match of more than one game.
+func (c *checker) nextGameItem() Item {
+	const name = "games in a row: plays on after gameover, as in a match of several games"
+	if full := c.report.Item("full game"); full != nil && full.Status == Fail {
+		return Item{Name: name, Status: Skip, Detail: "not run: the bot already faults in the full game"}
+	}
+	rs := rules.Default()
+	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 2}
+	watch := &gameWatch{c: c}
+	opp := referee.Entrant{Name: opponentName, Start: referee.NewInProcess(opponent())}
+	var deals []*referee.DealRecord
+	cfg := referee.Config{ID: "check-games", Rules: rs, Games: 2, Duplicate: true, MaxFaults: 3, Seed: c.opts.Seed, Time: c.opts.Time, Records: collect(&deals), Logger: zerolog.Nop()}
+	res, err := referee.Run(c.ctx, cfg, []referee.Entrant{watch.entrant("N"), opp, watch.entrant("S"), opp})
+	var refused *referee.RefusedError
+	switch {
+	case errors.As(err, &refused):
+		return Item{Name: name, Status: Info, Detail: "not checked: the bot declines the default ruleset with game_end=deals:2: " + refused.Reason}
+	case err != nil:
+		return Item{Name: name, Status: Fail, Detail: "the games could not be played: " + err.Error()}
+	}
+	if it := c.faultItem(name, watch, deals, cfg.MaxFaults, "N", "S"); it != nil {
+		if laterGameFault(deals, referee.Rooms(&cfg, 4)) {
+			it.Detail += "; spec.md §4: a process plays until quit, and after a gameover comes the next game (game 3, or game 4 in the second room of a duplicate match)"
+		}
+		return *it
+	}
+	return Item{Name: name, Status: Pass, Detail: fmt.Sprintf("%d games of 2 deals at N and S, each process of the bot playing two in a row (games 1 and 3, 2 and 4): no faults", len(res.Games))}
+}
+
+// laterGameFault says whether the bot's first fault (at N or S) is in a game after the first
+// of its room's processes: one of games rooms+1, rooms+2, ...
+func laterGameFault(deals []*referee.DealRecord, rooms int) bool {
+	for _, rec := range deals {
+		for _, f := range rec.Faults {
+			if (f.Seat == "N" || f.Seat == "S") && f.Kind != referee.FaultDisabled {
+				return rec.Game > rooms
+			}
+		}
+	}
+	return false
+}
+
 // threePlayerItem offers the three-player game (spec.md §14). A bot may decline it with a
 // refuse at the handshake (noted); one that accepts plays a game at N against two bots that
 // play their first legal choice, and must finish every deal without a fault.
