@@ -22,7 +22,8 @@ func checkCommand() *cli.Command {
 			"trump-choosing procedure (free and forced choices, draaikaart offers), both play rules\n" +
 			"in positions where the legal cards are restricted, roem claims, an unknown event, a\n" +
 			"full 16-deal game against the check's own opponent, two games in a row per process (as\n" +
-			"in a match), response times, stderr output and a clean exit on quit. Each item is PASS,\n" +
+			"in a match), the three-player game at a table of three and of four (or its refusal),\n" +
+			"response times, stderr output and a clean exit on quit. Each item is PASS,\n" +
 			"WARN, INFO, FAIL or SKIP; failures show the line the arena sent, the exact line the bot\n" +
 			"sent and what was expected.\n" +
 			"The exit status is 0 only when no item failed (warnings are allowed).",

@@ -2,7 +2,8 @@
 // item by item, what it did right and wrong: the handshake, the rulesets it plays, every
 // trump-choosing procedure (free and forced choices, draaikaart offers), both play rules in
 // positions where the legal cards are restricted, roem claims, a full game, games in a row,
-// response times, stderr output, tolerance of unknown events, and a clean exit on quit.
+// the three-player game (at a table of three and of four), response times, stderr output,
+// tolerance of unknown events, and a clean exit on quit.
 //
 // Every failure names the exact line the bot sent and what was expected. The bot is driven
 // through a referee.Starter, so it runs exactly as it would in a match.
@@ -146,6 +147,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		{"full game", func() []Item { return []Item{c.gameItem()} }},
 		{"games in a row", func() []Item { return []Item{c.nextGameItem()} }},
 		{"three-player game", func() []Item { return []Item{c.threePlayerItem()} }},
+		{"three-player game at a table of four", func() []Item { return []Item{c.fourTableItem()} }},
 		{"quit", func() []Item { return []Item{c.quitItem()} }},
 	}
 	for _, st := range steps {

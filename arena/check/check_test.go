@@ -152,6 +152,7 @@ func TestBrokenBots(t *testing.T) {
 		status Status
 		items  []string // item name prefixes with that status
 		got    string   // the bot line quoted in the first of items, if any
+		sent   string   // a part of the lines the arena sent, in the first of items, if any
 		detail string   // a part of the first item's detail
 	}{
 		{name: "wrong-hello", script: base(`    klaverjas) echo "hello 2 wrong-version me" ;;`), tc: fast,
@@ -174,6 +175,8 @@ func TestBrokenBots(t *testing.T) {
 			status: Fail, items: []string{"three-player game"}, got: "7S", detail: "garbage"},
 		{name: "exits-after-gameover", script: base(`    gameover) exit 0 ;;`), tc: fast,
 			status: Fail, items: []string{"games in a row"}, detail: "crash"},
+		{name: "chokes-on-sitting-out", script: base(`    dealt) [ "$3" = - ] && { echo "no hand?" >&2; exit 1; } ;;`), tc: fast,
+			status: Fail, items: []string{"three-player game at a table of four"}, sent: " N -\nactive ", detail: "crash"},
 		{name: "ignores-quit", script: base(`    quit) ;;`), tc: fast,
 			status: Fail, items: []string{"quit"}, detail: "exited only when its input was closed"},
 		{name: "crashes-on-rotterdams", script: base(`    play) [ -n "$rot" ] && { echo "rotterdams?" >&2; exit 3; }; shift 5; legal=("$@"); echo "${legal[0]}" ;;`), tc: fast,
@@ -205,6 +208,9 @@ func TestBrokenBots(t *testing.T) {
 				}
 				if i > 0 {
 					continue
+				}
+				if !strings.Contains(it.Sent, tc.sent) {
+					t.Errorf("item %q: the arena sent %q, which does not include %q", it.Name, it.Sent, tc.sent)
 				}
 				if tc.got != "" && it.Got != tc.got {
 					t.Errorf("item %q: got %q, want the bot's line %q", it.Name, it.Got, tc.got)
@@ -242,6 +248,9 @@ func expectedCollateral(bot, item string) bool {
 		return strings.HasPrefix(item, "three-player") // the three-player game is played Rotterdams
 	case "pass-when-forced":
 		return strings.HasPrefix(item, "bidding ") || strings.HasPrefix(item, "scripted deals") || strings.HasPrefix(item, "full game")
+	case "chokes-on-unknown-event":
+		// it knows every event but the active line of the three-player game's table of four
+		return strings.HasPrefix(item, "three-player game at a table of four")
 	case "no-hello", "too-slow-claims":
 		return item == "response times"
 	}

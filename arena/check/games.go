@@ -17,12 +17,15 @@ import (
 
 // gameConn is the bot's connection in a game played through the referee: it counts the bot's
 // stderr and notes, when the referee stops the bot (after a fault, or at the end), the last
-// request and answer.
+// request and answer, and every line the bot was sent since its last answer.
 type gameConn struct {
 	referee.Conn
 	g         *gameWatch
 	seat      string
-	sent, got string
+	sent, got string // the last request and the answer to it
+	since     []byte // the lines written since the last answer, up to a fault
+	answered  bool   // the last exchange was an answer: the next write starts since afresh
+	failed    bool   // an exchange failed: what the referee writes after it (the fault line) is not kept
 }
 
 // gameWatch collects what the bot's connections in a game saw when they were stopped.
@@ -32,15 +35,25 @@ type gameWatch struct {
 	stops []stopRecord
 }
 
-type stopRecord struct{ seat, sent, got string }
+type stopRecord struct{ seat, sent, got, since string }
 
 func (gc *gameConn) Exchange(out []byte, wantReply bool, timeout time.Duration) (referee.Reply, error) {
+	if gc.failed {
+		return gc.Conn.Exchange(out, wantReply, timeout)
+	}
+	if gc.answered {
+		gc.since, gc.answered = gc.since[:0], false
+	}
+	gc.since = append(gc.since, out...)
 	if wantReply {
 		gc.sent, gc.got = lastLine(out), ""
 	}
 	r, err := gc.Conn.Exchange(out, wantReply, timeout)
-	if err == nil && wantReply {
-		gc.got = r.Line
+	switch {
+	case err != nil:
+		gc.failed = true
+	case wantReply:
+		gc.got, gc.answered = r.Line, true
 	}
 	return r, err
 }
@@ -48,7 +61,7 @@ func (gc *gameConn) Exchange(out []byte, wantReply bool, timeout time.Duration) 
 func (gc *gameConn) Stop(grace time.Duration) error {
 	err := gc.Conn.Stop(grace)
 	gc.g.mu.Lock()
-	gc.g.stops = append(gc.g.stops, stopRecord{seat: gc.seat, sent: gc.sent, got: gc.got})
+	gc.g.stops = append(gc.g.stops, stopRecord{seat: gc.seat, sent: gc.sent, got: gc.got, since: string(gc.since)})
 	gc.g.mu.Unlock()
 	if gc.g.c.opts.StderrFile == "" {
 		gc.g.c.mu.Lock()
@@ -69,17 +82,33 @@ func (g *gameWatch) entrant(seat string) referee.Entrant {
 	}}
 }
 
-// lastExchange returns the request and answer of the first connection at seat that was
-// stopped: after its first fault, the one that caused it.
-func (g *gameWatch) lastExchange(seat string) (sent, got string) {
+// lastExchange returns the first stop of a connection at seat: after its first fault, the
+// one that caused it.
+func (g *gameWatch) lastExchange(seat string) stopRecord {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for _, st := range g.stops {
 		if st.seat == seat {
-			return st.sent, st.got
+			return st
 		}
 	}
-	return "", ""
+	return stopRecord{}
+}
+
+// crashLines is how many of the lines a bot was sent before it crashed a failed item shows:
+// the first, where a bot that cannot read one of them usually stops, and the last few.
+const crashLines, crashTail = 40, 8
+
+// sentBeforeCrash returns the lines written since the bot's last answer, as a failed item
+// shows them: a bot that exits may have failed on any of them, not only the request. A long
+// run has its middle left out.
+func sentBeforeCrash(since string) string {
+	lines := strings.Split(strings.TrimRight(since, "\n"), "\n")
+	if len(lines) > crashLines+crashTail {
+		skipped := len(lines) - crashLines - crashTail
+		lines = append(append(lines[:crashLines:crashLines], fmt.Sprintf("... (%d more lines)", skipped)), lines[len(lines)-crashTail:]...)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // faultItem reads the records of a game the bot played at the given table seats, with at most
@@ -144,8 +173,12 @@ func (c *checker) faultItem(name string, watch *gameWatch, deals []*referee.Deal
 	if firstFault != nil {
 		it.Detail += fmt.Sprintf("; the first fault, in game %d deal %d at %s: %s: %s", first.Game, first.Deal, firstFault.Seat, firstFault.Kind, firstFault.Detail)
 		it.Stderr = lastLines(firstFault.Stderr, 5)
-		it.Sent, it.Got = watch.lastExchange(firstFault.Seat)
-		it.Want = wantFor(it.Sent)
+		st := watch.lastExchange(firstFault.Seat)
+		it.Sent, it.Got, it.Want = st.sent, st.got, wantFor(st.sent)
+		if firstFault.Kind == referee.FaultCrash && strings.Count(strings.TrimRight(st.since, "\n"), "\n") > 0 {
+			it.Sent = sentBeforeCrash(st.since)
+			it.Detail += "; the bot exited reading the lines the arena sent since its last answer (below)"
+		}
 	}
 	return &it
 }
@@ -242,17 +275,8 @@ func laterGameFault(deals []*referee.DealRecord, rooms int) bool {
 // play their first legal choice, and must finish every deal without a fault.
 func (c *checker) threePlayerItem() Item {
 	const name = "three-player game: plays it without faults, or refuses it at the handshake"
-	rs, _ := rules.Preset("drie_spelers")
-	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 6}
-	first := bot.Bot{Name: "first", ThreePlayer: true, Decide: func(s *bot.State, d bot.Decision) bot.Answer {
-		switch d.Kind {
-		case bot.BidKind:
-			return bot.Answer{Bid: d.LegalBids.All()[0]}
-		case bot.DiscardKind:
-			return bot.Answer{Discard: bot.LowestDiscard(s.Hand, s.Trump)}
-		}
-		return bot.Answer{Card: d.LegalCards.Nth(0)}
-	}}
+	rs := threePlayerRules()
+	first := firstLegal()
 	watch := &gameWatch{c: c}
 	var deals []*referee.DealRecord
 	cfg := referee.Config{ID: "check3", Rules: rs, Games: 1, Duplicate: true, Seed: c.opts.Seed, Time: c.opts.Time, MaxFaults: 1, Records: collect(&deals), Logger: zerolog.Nop()}
@@ -269,6 +293,66 @@ func (c *checker) threePlayerItem() Item {
 		return *it
 	}
 	return Item{Name: name, Status: Pass, Detail: fmt.Sprintf("%d games of 6 deals at a table of three (every hand once): %d points to the bot, no faults", len(res.Games), res.Sides[0].Points)}
+}
+
+// threePlayerRules is the three-player game of the check: preset drie_spelers, 6 deals a game.
+func threePlayerRules() rules.Ruleset {
+	rs, _ := rules.Preset("drie_spelers")
+	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 6}
+	return rs
+}
+
+// firstLegal is the three-player game's other players: each makes its first legal choice.
+func firstLegal() bot.Bot {
+	return bot.Bot{Name: "first", ThreePlayer: true, Decide: func(s *bot.State, d bot.Decision) bot.Answer {
+		switch d.Kind {
+		case bot.BidKind:
+			return bot.Answer{Bid: d.LegalBids.All()[0]}
+		case bot.DiscardKind:
+			return bot.Answer{Discard: bot.LowestDiscard(s.Hand, s.Trump)}
+		}
+		return bot.Answer{Card: d.LegalCards.Nth(0)}
+	}}
+}
+
+// fourTableItem plays the three-player game with four at the table (spec.md §14), as
+// arena match does with four bots and a three-player ruleset: the dealer sits out each deal,
+// is dealt "-" and told every public event, and every seat is told who plays by an active
+// line after dealt. The table of three sends neither; a bot that chokes on them faults in
+// every deal it deals, or at once. The bot sits at N with three bots that make their first
+// legal choice, and the dealer moves round the table, so it sits out at least once.
+func (c *checker) fourTableItem() Item {
+	const name = "three-player game at a table of four: sits out as dealer (dealt -), reads active"
+	switch three := c.report.Item("three-player game:"); {
+	case three == nil:
+	case three.Status == Fail:
+		return Item{Name: name, Status: Skip, Detail: "not run: the bot already faults in the three-player game at a table of three"}
+	case three.Status == Info:
+		return Item{Name: name, Status: Info, Detail: "not run: " + three.Detail}
+	}
+	watch := &gameWatch{c: c}
+	var deals []*referee.DealRecord
+	cfg := referee.Config{ID: "check4", Rules: threePlayerRules(), Games: 1, Seed: c.opts.Seed, Time: c.opts.Time, MaxFaults: 1, Records: collect(&deals), Logger: zerolog.Nop()}
+	others := referee.Entrant{Name: "first", Start: referee.NewInProcess(firstLegal())}
+	res, err := referee.Run(c.ctx, cfg, []referee.Entrant{watch.entrant("N"), others, others, others})
+	var refused *referee.RefusedError
+	switch {
+	case errors.As(err, &refused):
+		return Item{Name: name, Status: Info, Detail: "declines the three-player game: " + refused.Reason}
+	case err != nil:
+		return Item{Name: name, Status: Fail, Detail: "the game could not be played: " + err.Error()}
+	}
+	if it := c.faultItem(name, watch, deals, cfg.MaxFaults, "N"); it != nil {
+		it.Detail += "; spec.md §14: at a table of four the dealer sits out, is dealt \"-\" and told the deal's events, and every seat is sent an active line after dealt"
+		return *it
+	}
+	out := 0
+	for _, rec := range deals {
+		if rec.Dealer == "N" {
+			out++
+		}
+	}
+	return Item{Name: name, Status: Pass, Detail: fmt.Sprintf("%d deals at N, %d of them sitting out as dealer: %d points to the bot, no faults", len(deals), out, res.Sides[0].Points)}
 }
 
 // collect returns a consumer that appends each deal's record to *deals.
