@@ -236,6 +236,23 @@ func TestBrokenBots(t *testing.T) {
 	}
 }
 
+// TestExitsAtOnce: a bot that exits before its hello fails the handshake, and the response
+// times, of which there are none, are not reported as passed.
+func TestExitsAtOnce(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "exits.sh")
+	if err := os.WriteFile(path, []byte("#!/bin/sh\necho 'no thanks' >&2\nexit 3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rep := checkBot(t, []string{lookPath(t, "sh"), path}, referee.TimeControl{Startup: 2 * time.Second, Decision: time.Second}, "")
+	if it := rep.Item("handshake"); it == nil || it.Status != Fail || !strings.Contains(it.Detail, "crash") {
+		t.Errorf("handshake item: %+v, want a crash failure", it)
+	}
+	if it := rep.Item("response times"); it == nil || it.Status == Pass || it.Status == Fail {
+		t.Errorf("response times item: %+v, want neither PASS (nothing was measured) nor FAIL (no timeout)", it)
+	}
+}
+
 // expectedCollateral says which further items a broken bot rightly fails too.
 func expectedCollateral(bot, item string) bool {
 	switch bot {

@@ -34,6 +34,8 @@ func (c *checker) timingItem() Item {
 		}
 	}
 	switch {
+	case len(c.timeouts) == 0 && len(c.report.Timings) == 0:
+		return Item{Name: name, Status: Info, Detail: "not measured: the bot answered no request"}
 	case len(c.timeouts) > 0:
 		return Item{Name: name, Status: Fail, Detail: fmt.Sprintf("%d timeouts (%s)", len(c.timeouts), strings.Join(c.timeouts, ", ")), Want: "every answer within the time limit"}
 	case len(slow) > 0:
