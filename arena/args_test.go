@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -92,6 +93,36 @@ func TestEveryProblemAtOnce(t *testing.T) {
 		if out.Len() > 0 {
 			t.Errorf("%q: wrote %q", c.args, out.String())
 		}
+	}
+}
+
+// TestCheckGameClock: arena check --bank plays its games under that game clock, as arena match
+// --bank does, so a bot that is too slow only under a game clock (this one takes 200 ms a
+// card then, whatever the request gives it) fails the check instead of passing it.
+func TestCheckGameClock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "clock.sh")
+	bot := `#!/usr/bin/env bash
+slow=
+while read -r kind rest; do
+  set -- $rest
+  case $kind in
+    klaverjas) echo "hello 1 clock tests" ;;
+    rules)     echo ok ;;
+    game)      [ "$4" != 0 ] && slow=1 ;;
+    bid)       shift 2; echo "$1" ;;
+    play)      [ -n "$slow" ] && sleep 0.2; echo "$6" ;;
+    claim)     echo 0 ;;
+    discard)   set -- ${4//,/ }; echo "$1 $2" ;;
+    quit)      exit 0 ;;
+  esac
+done
+`
+	if err := os.WriteFile(path, []byte(bot), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, err := runArena(t, "check", "--bank", "1s", "bash "+path)
+	if err == nil || !regexp.MustCompile(`FAIL  full game: .*timeout`).MatchString(out) {
+		t.Fatalf("arena check --bank 1s of a bot too slow for the clock: %v, want the full game to fail with timeouts\n%s%s", err, out, errOut)
 	}
 }
 

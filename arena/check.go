@@ -25,13 +25,16 @@ func checkCommand() *cli.Command {
 			"in a match), the three-player game at a table of three and of four (or its refusal),\n" +
 			"response times, stderr output and a clean exit on quit. Each item is PASS,\n" +
 			"WARN, INFO, FAIL or SKIP; failures show the line the arena sent, the exact line the bot\n" +
-			"sent and what was expected.\n" +
+			"sent and what was expected. Give --time, --bank and --increment of the match or league\n" +
+			"the bot will play in: a bot too slow only under a game clock passes without them.\n" +
 			"The exit status is 0 only when no item failed (warnings are allowed).",
 		Flags: append([]cli.Flag{
 			botsFlag(),
 			&cli.DurationFlag{Name: "time", Value: referee.DefaultTimeControl.Decision, Usage: "time per decision"},
 			graceFlag(),
 			startupFlag(),
+			&cli.DurationFlag{Name: "bank", Usage: "game clock per seat in the games played through the referee (the full game, games in a row, the three-player games), as arena match --bank", DefaultText: "none"},
+			&cli.DurationFlag{Name: "increment", Usage: "added to the game clock after each decision, as arena match --increment", DefaultText: "none"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed for the cards of the full game"},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			sandboxFlag(),
@@ -65,7 +68,8 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		errs = append(errs, err)
 	}
-	tc := referee.TimeControl{Startup: c.Duration("startup"), Decision: c.Duration("time"), Grace: c.Duration("grace")}
+	tc := referee.TimeControl{Startup: c.Duration("startup"), Decision: c.Duration("time"), Grace: c.Duration("grace"),
+		Bank: c.Duration("bank"), Increment: c.Duration("increment")}
 	if b.Decision > 0 && !c.IsSet("time") {
 		tc.Decision = b.Decision
 	}

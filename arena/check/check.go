@@ -77,9 +77,13 @@ func (r *Report) Item(prefix string) *Item {
 
 // Options configures a check.
 type Options struct {
-	Bot   string              // how the bot is called in the report
-	Start referee.Starter     // starts a fresh copy of the bot
-	Time  referee.TimeControl // Startup, Decision and Grace are used; zero: referee.DefaultTimeControl
+	Bot   string          // how the bot is called in the report
+	Start referee.Starter // starts a fresh copy of the bot
+	// Time is the time control: Startup, Decision and Grace everywhere, Bank and Increment
+	// (a game clock) in the games played through the referee (the full game, games in a row,
+	// the three-player games); the scripted deals have no game clock. Zero:
+	// referee.DefaultTimeControl.
+	Time referee.TimeControl
 	// StderrFile, if set, is the file the bot's stderr is appended to (botproc.Spec.StderrFile):
 	// its growth is the exact number of bytes the bot wrote. Without it the check adds up the
 	// captured stderr of each run, which may leave out the middle of a long one.

@@ -183,18 +183,23 @@ func (c *checker) faultItem(name string, watch *gameWatch, deals []*referee.Deal
 	return &it
 }
 
-// wantFor says what answer the request line asks for.
+// wantFor says what answer the request line asks for, and by when: its time field, the
+// decision time or what is left of the game clock (spec.md §7).
 func wantFor(request string) string {
-	kind, _, _ := strings.Cut(request, " ")
-	switch kind {
+	fields := strings.Fields(request)
+	if len(fields) < 2 {
+		return "a legal answer in time"
+	}
+	in := fmt.Sprintf(", within the %s ms the request gives (the decision time, or what is left of the game clock)", fields[1])
+	switch fields[0] {
 	case "bid":
-		return "one of the legal bids, listed after the hand, in time"
+		return "one of the legal bids, listed after the hand" + in
 	case "play":
-		return "one of the legal cards, listed after the hand, in time"
+		return "one of the legal cards, listed after the hand" + in
 	case "claim":
-		return "the roem in the trick, a whole number (0 claims nothing), in time"
+		return "the roem in the trick, a whole number (0 claims nothing)" + in
 	case "discard":
-		return "two different cards of the hand (the last list), separated by a space, e.g. 7S 8D, in time"
+		return "two different cards of the hand (the last list), separated by a space, e.g. 7S 8D" + in
 	}
 	return "a legal answer in time"
 }
