@@ -116,14 +116,19 @@ func runReplay(c *cli.Context) error {
 	return nil
 }
 
-// logDeals reads a whole log file.
+// logDeals reads a whole log file, as long as it is when opened: a match may be writing it
+// faster than it is read.
 func logDeals(path string, warn io.Writer) (source, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return source{}, err
 	}
 	defer f.Close()
-	entries, torn, err := readLog(f, path, warn)
+	fi, err := f.Stat()
+	if err != nil {
+		return source{}, err
+	}
+	entries, torn, err := readLog(io.LimitReader(f, fi.Size()), path, warn)
 	if err != nil {
 		return source{}, err
 	}
