@@ -109,13 +109,12 @@ func (f *logFollower) read() ([]view.Located, error) {
 		return nil, errLogReplaced
 	}
 	f.file = fi
-	data, err := io.ReadAll(io.NewSectionReader(file, f.offset, fi.Size()-f.offset))
+	end, err := afterLastNewline(file, f.offset, fi.Size())
 	if err != nil {
 		return nil, err
 	}
-	whole := bytes.LastIndexByte(data, '\n') + 1
-	lines := bytes.Count(data[:whole], []byte{'\n'})
-	entries, _, err := readLogFrom(bytes.NewReader(data[:whole]), f.path, f.lines+1, io.Discard)
+	count := &newlineCounter{r: io.NewSectionReader(file, f.offset, end-f.offset)}
+	entries, _, err := readLogFrom(count, f.path, f.lines+1, io.Discard)
 	if err != nil {
 		return nil, err
 	}
@@ -123,17 +122,47 @@ func (f *logFollower) read() ([]view.Located, error) {
 	if err != nil {
 		return nil, err
 	}
-	if whole > 0 {
+	if end > f.offset {
 		f.torn = false
 	}
-	if whole < len(data) && !inPlay && !f.torn {
-		fmt.Fprintf(f.warn, "%s:%d: torn last line (the log ends in the middle of a deal): skipped\n", f.path, f.lines+lines+1)
+	if end < fi.Size() && !inPlay && !f.torn {
+		fmt.Fprintf(f.warn, "%s:%d: torn last line (the log ends in the middle of a deal): skipped\n", f.path, f.lines+count.n+1)
 		f.torn = true
 	}
-	f.offset += int64(whole)
-	f.lines += lines
+	f.offset = end
+	f.lines += count.n
 	f.inPlay = inPlay
 	return recs, nil
+}
+
+// afterLastNewline returns the offset just after the last newline of file in [from, size),
+// or from when there is none: the end of its complete lines, found reading backwards.
+func afterLastNewline(file io.ReaderAt, from, size int64) (int64, error) {
+	buf := make([]byte, 64<<10)
+	for end := size; end > from; {
+		start := max(from, end-int64(len(buf)))
+		chunk := buf[:end-start]
+		if _, err := file.ReadAt(chunk, start); err != nil {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(chunk, '\n'); i >= 0 {
+			return start + int64(i) + 1, nil
+		}
+		end = start
+	}
+	return from, nil
+}
+
+// newlineCounter passes a reader through and counts the newlines read.
+type newlineCounter struct {
+	r io.Reader
+	n int
+}
+
+func (c *newlineCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += bytes.Count(p[:n], []byte{'\n'})
+	return n, err
 }
 
 // verifiedEntries re-referees the entries of a log and returns them located (FILE:LINE): a
