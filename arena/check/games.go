@@ -209,11 +209,11 @@ func wantFor(request string) string {
 // without a fault of the bot.
 func (c *checker) gameItem() Item {
 	const name = "full game: 16 deals under the default ruleset, no faults"
-	watch := &gameWatch{c: c}
 	opp := referee.Entrant{Name: opponentName, Start: referee.NewInProcess(opponent())}
-	var deals []*referee.DealRecord
-	cfg := referee.Config{ID: "check", Rules: rules.Default(), Games: 1, MaxFaults: 3, Seed: c.opts.Seed, Time: c.opts.Time, Records: collect(&deals), Logger: zerolog.Nop()}
-	res, err := referee.Run(c.ctx, cfg, []referee.Entrant{watch.entrant("N"), opp, watch.entrant("S"), opp})
+	cfg := referee.Config{ID: "check", Rules: rules.Default(), Games: 1, MaxFaults: 3}
+	res, deals, watch, err := c.playWatched(cfg, func(bot func(string) referee.Entrant) []referee.Entrant {
+		return []referee.Entrant{bot("N"), opp, bot("S"), opp}
+	})
 	if err != nil {
 		var refused *referee.RefusedError
 		if errors.As(err, &refused) {
@@ -241,11 +241,11 @@ func (c *checker) nextGameItem() Item {
 	}
 	rs := rules.Default()
 	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 2}
-	watch := &gameWatch{c: c}
 	opp := referee.Entrant{Name: opponentName, Start: referee.NewInProcess(opponent())}
-	var deals []*referee.DealRecord
-	cfg := referee.Config{ID: "check-games", Rules: rs, Games: 2, Duplicate: true, MaxFaults: 3, Seed: c.opts.Seed, Time: c.opts.Time, Records: collect(&deals), Logger: zerolog.Nop()}
-	res, err := referee.Run(c.ctx, cfg, []referee.Entrant{watch.entrant("N"), opp, watch.entrant("S"), opp})
+	cfg := referee.Config{ID: "check-games", Rules: rs, Games: 2, Duplicate: true, MaxFaults: 3}
+	res, deals, watch, err := c.playWatched(cfg, func(bot func(string) referee.Entrant) []referee.Entrant {
+		return []referee.Entrant{bot("N"), opp, bot("S"), opp}
+	})
 	var refused *referee.RefusedError
 	switch {
 	case errors.As(err, &refused):
@@ -282,11 +282,10 @@ func (c *checker) threePlayerItem() Item {
 	const name = "three-player game: plays it without faults, or refuses it at the handshake"
 	rs := threePlayerRules()
 	first := firstLegal()
-	watch := &gameWatch{c: c}
-	var deals []*referee.DealRecord
-	cfg := referee.Config{ID: "check3", Rules: rs, Games: 1, Duplicate: true, Seed: c.opts.Seed, Time: c.opts.Time, MaxFaults: 1, Records: collect(&deals), Logger: zerolog.Nop()}
-	entrants := []referee.Entrant{watch.entrant("N"), {Name: "first", Start: referee.NewInProcess(first)}, {Name: "first", Start: referee.NewInProcess(first)}}
-	res, err := referee.Run(c.ctx, cfg, entrants)
+	cfg := referee.Config{ID: "check3", Rules: rs, Games: 1, Duplicate: true, MaxFaults: 1}
+	res, deals, watch, err := c.playWatched(cfg, func(bot func(string) referee.Entrant) []referee.Entrant {
+		return []referee.Entrant{bot("N"), {Name: "first", Start: referee.NewInProcess(first)}, {Name: "first", Start: referee.NewInProcess(first)}}
+	})
 	var refused *referee.RefusedError
 	switch {
 	case errors.As(err, &refused):
@@ -335,11 +334,11 @@ func (c *checker) fourTableItem() Item {
 	case three.Status == Info:
 		return Item{Name: name, Status: Info, Detail: "not run: " + three.Detail}
 	}
-	watch := &gameWatch{c: c}
-	var deals []*referee.DealRecord
-	cfg := referee.Config{ID: "check4", Rules: threePlayerRules(), Games: 1, Seed: c.opts.Seed, Time: c.opts.Time, MaxFaults: 1, Records: collect(&deals), Logger: zerolog.Nop()}
+	cfg := referee.Config{ID: "check4", Rules: threePlayerRules(), Games: 1, MaxFaults: 1}
 	others := referee.Entrant{Name: "first", Start: referee.NewInProcess(firstLegal())}
-	res, err := referee.Run(c.ctx, cfg, []referee.Entrant{watch.entrant("N"), others, others, others})
+	res, deals, watch, err := c.playWatched(cfg, func(bot func(string) referee.Entrant) []referee.Entrant {
+		return []referee.Entrant{bot("N"), others, others, others}
+	})
 	var refused *referee.RefusedError
 	switch {
 	case errors.As(err, &refused):
@@ -358,6 +357,17 @@ func (c *checker) fourTableItem() Item {
 		}
 	}
 	return Item{Name: name, Status: Pass, Detail: fmt.Sprintf("%d deals at N, %d of them sitting out as dealer: %d points to the bot, no faults", len(deals), out, res.Sides[0].Points)}
+}
+
+// playWatched plays cfg through the referee under the check's seed and time control, and
+// returns the result, every deal's record and the bot's watched connections. table gives the
+// entrants in seat order, the checked bot's by calling bot with its table seat.
+func (c *checker) playWatched(cfg referee.Config, table func(bot func(seat string) referee.Entrant) []referee.Entrant) (*referee.Result, []*referee.DealRecord, *gameWatch, error) {
+	watch := &gameWatch{c: c}
+	var deals []*referee.DealRecord
+	cfg.Seed, cfg.Time, cfg.Records, cfg.Logger = c.opts.Seed, c.opts.Time, collect(&deals), zerolog.Nop()
+	res, err := referee.Run(c.ctx, cfg, table(watch.entrant))
+	return res, deals, watch, err
 }
 
 // collect returns a consumer that appends each deal's record to *deals.
