@@ -286,17 +286,26 @@ func (c *checker) threePlayerItem() Item {
 	res, deals, watch, err := c.playWatched(cfg, func(bot func(string) referee.Entrant) []referee.Entrant {
 		return []referee.Entrant{bot("N"), {Name: "first", Start: referee.NewInProcess(first)}, {Name: "first", Start: referee.NewInProcess(first)}}
 	})
-	var refused *referee.RefusedError
-	switch {
-	case errors.As(err, &refused):
-		return Item{Name: name, Status: Info, Detail: "declines the three-player game: " + refused.Reason}
-	case err != nil:
-		return Item{Name: name, Status: Fail, Detail: "the game could not be played: " + err.Error()}
+	if it := threePlayerNotPlayed(name, err); it != nil {
+		return *it
 	}
 	if it := c.faultItem(name, watch, deals, cfg.MaxFaults, "N"); it != nil {
 		return *it
 	}
 	return Item{Name: name, Status: Pass, Detail: fmt.Sprintf("%d games of 6 deals at a table of three (every hand once): %d points to the bot, no faults", len(res.Games), res.Sides[0].Points)}
+}
+
+// threePlayerNotPlayed is the item of a three-player game that err kept from being played:
+// a note when the bot declined the game at the handshake, else a failure; nil for no error.
+func threePlayerNotPlayed(name string, err error) *Item {
+	var refused *referee.RefusedError
+	switch {
+	case errors.As(err, &refused):
+		return &Item{Name: name, Status: Info, Detail: "declines the three-player game: " + refused.Reason}
+	case err != nil:
+		return &Item{Name: name, Status: Fail, Detail: "the game could not be played: " + err.Error()}
+	}
+	return nil
 }
 
 // threePlayerRules is the three-player game of the check: preset drie_spelers, 6 deals a game.
@@ -339,12 +348,8 @@ func (c *checker) fourTableItem() Item {
 	res, deals, watch, err := c.playWatched(cfg, func(bot func(string) referee.Entrant) []referee.Entrant {
 		return []referee.Entrant{bot("N"), others, others, others}
 	})
-	var refused *referee.RefusedError
-	switch {
-	case errors.As(err, &refused):
-		return Item{Name: name, Status: Info, Detail: "declines the three-player game: " + refused.Reason}
-	case err != nil:
-		return Item{Name: name, Status: Fail, Detail: "the game could not be played: " + err.Error()}
+	if it := threePlayerNotPlayed(name, err); it != nil {
+		return *it
 	}
 	if it := c.faultItem(name, watch, deals, cfg.MaxFaults, "N"); it != nil {
 		it.Detail += "; spec.md §14: at a table of four the dealer sits out, is dealt \"-\" and told the deal's events, and every seat is sent an active line after dealt"
