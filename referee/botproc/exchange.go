@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -132,14 +133,14 @@ func (p *Proc) readReply(written time.Time, timeout time.Duration) (Reply, error
 		case errors.Is(err, protocol.ErrNotASCII):
 			return r, p.setFault(p.newFault(referee.FaultGarbage, "line with a byte that is not printable ASCII: "+quote(line)))
 		case errors.Is(err, protocol.ErrLineTooLong):
-			return r, p.setFault(p.newFault(referee.FaultGarbage, fmt.Sprintf("line longer than %d bytes, starting %s",
-				protocol.MaxLineLength, quote(p.meter.long[:p.meter.longN]))))
+			return r, p.setFault(p.newFault(referee.FaultGarbage, fmt.Sprintf("line of %d bytes, longer than the %d bytes allowed, starting %s",
+				p.meter.longLen, protocol.MaxLineLength, quoteStart(p.meter.long[:p.meter.longN]))))
 		case errors.Is(err, errRunaway):
-			return r, p.setFault(p.newFault(referee.FaultGarbage, fmt.Sprintf("line longer than %d bytes, starting %s",
-				protocol.MaxLineLength, quote(p.meter.head[:p.meter.headN]))))
+			return r, p.setFault(p.newFault(referee.FaultGarbage, fmt.Sprintf("line longer than the %d bytes allowed (not read further), starting %s",
+				protocol.MaxLineLength, quoteStart(p.meter.head[:p.meter.headN]))))
 		case errors.Is(err, io.EOF):
 			if p.meter.cur > 0 {
-				return r, p.setFault(p.crashFault("wrote a partial line " + quote(p.meter.head[:p.meter.headN]) + " and closed its stdout"))
+				return r, p.setFault(p.crashFault("wrote a partial line " + p.meter.partial() + " and closed its stdout"))
 			}
 			return r, p.setFault(p.crashFault("closed its stdout"))
 		case errors.Is(err, os.ErrDeadlineExceeded):
@@ -148,7 +149,7 @@ func (p *Proc) readReply(written time.Time, timeout time.Duration) (Reply, error
 			}
 			detail := fmt.Sprintf("no answer within %v", timeout)
 			if p.meter.cur > 0 {
-				detail += "; partial line " + quote(p.meter.head[:p.meter.headN])
+				detail += "; partial line " + p.meter.partial()
 			}
 			return r, p.setFault(p.newFault(referee.FaultTimeout, detail))
 		case errors.Is(err, os.ErrClosed) && p.stopping.Load():
@@ -169,7 +170,7 @@ func (p *Proc) unsolicited() *Fault {
 		p.consumed++
 		return p.newFault(referee.FaultFlood, what+quote(line))
 	case p.meter.cur > 0:
-		return p.newFault(referee.FaultFlood, what+"partial line "+quote(p.meter.head[:p.meter.headN]))
+		return p.newFault(referee.FaultFlood, what+"partial line "+p.meter.partial())
 	}
 	var buf [maxQuoted + 2]byte
 	k := p.pipes.pending(buf[:])
@@ -178,6 +179,9 @@ func (p *Proc) unsolicited() *Fault {
 	}
 	if i := bytes.IndexByte(buf[:k], '\n'); i >= 0 {
 		return p.newFault(referee.FaultFlood, what+quote(bytes.TrimSuffix(buf[:i], []byte{'\r'})))
+	}
+	if k == len(buf) { // more may follow in the pipe: its length is unknown
+		return p.newFault(referee.FaultFlood, what+quoteStart(buf[:k]))
 	}
 	return p.newFault(referee.FaultFlood, what+"partial line "+quote(buf[:k]))
 }
@@ -294,6 +298,7 @@ type meter struct {
 	headN    int
 	long     [headLen]byte // the start of the first complete line that is too long
 	longN    int
+	longLen  int // that line's length in bytes, without its newline
 }
 
 func (m *meter) Read(b []byte) (int, error) {
@@ -318,6 +323,7 @@ func (m *meter) account(b []byte) {
 			n == protocol.MaxLineLength+1 && lastBefore(b, i, m.last) != '\r') {
 			m.longN = copy(m.long[:], m.head[:m.headN])
 			m.longN += copy(m.long[m.longN:], b[:i])
+			m.longLen = n
 		}
 		m.cur, m.headN = 0, 0
 		m.last = '\n'
@@ -328,6 +334,14 @@ func (m *meter) account(b []byte) {
 		m.headN += copy(m.head[m.headN:], b)
 		m.last = b[len(b)-1]
 	}
+}
+
+// partial quotes the current, unfinished line: its start, and its length when that is cut.
+func (m *meter) partial() string {
+	if m.cur <= maxQuoted {
+		return quote(m.head[:m.headN])
+	}
+	return quoteStart(m.head[:m.headN]) + " (" + strconv.Itoa(m.cur) + " bytes)"
 }
 
 // lastBefore returns the byte before b[i], which is prev if i is 0.

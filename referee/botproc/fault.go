@@ -44,3 +44,9 @@ func quote(b []byte) string {
 	}
 	return strconv.QuoteToASCII(string(b[:maxQuoted])) + "... (" + strconv.Itoa(len(b)) + " bytes)"
 }
+
+// quoteStart quotes the start of a line of which only b was kept, like quote, with "..."
+// after it: how long the whole line was is said by the caller.
+func quoteStart(b []byte) string {
+	return strconv.QuoteToASCII(string(b[:min(len(b), maxQuoted)])) + "..."
+}

@@ -40,7 +40,18 @@ sys.stdin.readline()
 print("ans " + "x" * 5000)
 sys.stdin.readline()`))
 	_, err := p.Exchange([]byte("req x\n"), true, 5*time.Second)
-	wantFault(t, err, referee.FaultGarbage, "longer than 4096 bytes", `"ans xxxx`)
+	wantFault(t, err, referee.FaultGarbage, "longer than the 4096 bytes allowed", `"ans xxxx`)
+	if strings.Contains(err.Error(), "(81 bytes)") {
+		t.Errorf("the fault gives the length of its excerpt as the line's: %v", err)
+	}
+}
+
+// A long partial line before an exit is quoted by its start, with its real length.
+func TestExchange_LongPartialLineThenExit(t *testing.T) {
+	t.Parallel()
+	p := mustStart(t, shBot(t, `read x; printf 'ans %0300d' 0; exit 0`))
+	_, err := p.Exchange([]byte("req x\n"), true, 5*time.Second)
+	wantFault(t, err, referee.FaultCrash, `partial line "ans 000`, `... (304 bytes)`)
 }
 
 // One byte over the limit, newline-terminated: the Detail quotes the line's start.
@@ -51,7 +62,7 @@ sys.stdin.readline()
 sys.stdout.write("ans " + "z" * 4093 + "\n")
 sys.stdin.readline()`))
 	_, err := p.Exchange([]byte("req x\n"), true, 5*time.Second)
-	wantFault(t, err, referee.FaultGarbage, "longer than 4096 bytes", `"ans zzz`)
+	wantFault(t, err, referee.FaultGarbage, "line of 4097 bytes, longer than the 4096 bytes allowed", `"ans zzz`)
 }
 
 // B2 and the limit itself: a line of exactly the maximum length, ended by CRLF, is accepted.
@@ -122,7 +133,7 @@ time.sleep(30)`)
 	_, err := p.Exchange([]byte("req x\n"), true, 10*time.Second)
 	took := time.Since(start)
 	runtime.ReadMemStats(&after)
-	wantFault(t, err, referee.FaultGarbage, "longer than 4096", `"AAAA`)
+	wantFault(t, err, referee.FaultGarbage, "longer than the 4096 bytes allowed (not read further)", `"AAAA`)
 	if took > time.Second {
 		t.Errorf("found the long line after %v, want well before the 10s timeout", took)
 	}
