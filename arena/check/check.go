@@ -20,6 +20,7 @@ import (
 
 	"github.com/klaverjas-arena/arena/protocol"
 	"github.com/klaverjas-arena/arena/referee"
+	"github.com/klaverjas-arena/arena/referee/rules"
 )
 
 // Status is the verdict on one item.
@@ -41,6 +42,7 @@ type Item struct {
 	Detail string `json:"detail,omitempty"`
 	Sent   string `json:"sent,omitempty"`   // the arena's line the bot answered (or failed to)
 	Got    string `json:"got,omitempty"`    // the exact line the bot sent
+	Fault  string `json:"fault,omitempty"`  // the fault kind when the bot sent no answer it may send
 	Want   string `json:"want,omitempty"`   // what was expected
 	Stderr string `json:"stderr,omitempty"` // the end of the bot's stderr, with a failure
 }
@@ -111,6 +113,11 @@ type checker struct {
 	later    []laterFailure
 	stderr   int // captured stderr bytes, without a stderr file
 	report   Report
+	// home is the ruleset of the items that name none: the default, or, for a bot that
+	// refuses it, the first four-player preset it accepts (named homeName; "" when it
+	// accepts none).
+	home     rules.Ruleset
+	homeName string
 }
 
 // Run checks the bot and returns the report. An error means the check itself could not run.
@@ -130,7 +137,8 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if opts.Seed == 0 {
 		opts.Seed = 1
 	}
-	c := &checker{ctx: ctx, opts: opts, times: map[string][]time.Duration{}, report: Report{Bot: opts.Bot}}
+	c := &checker{ctx: ctx, opts: opts, times: map[string][]time.Duration{}, report: Report{Bot: opts.Bot},
+		home: rules.Default(), homeName: rules.PresetNames()[0]}
 	var stderrStart int64 = -1
 	if opts.StderrFile != "" {
 		stderrStart = fileSize(opts.StderrFile)
@@ -138,28 +146,36 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 
 	hs := c.handshakeItems()
 	c.add(hs...)
-	ok := hs[0].Status != Fail && hs[1].Status != Fail
+	// A bot that refuses every four-player preset (c.homeName "") still has its hello and
+	// its rulesets checked; one whose hello or rules answer failed, nothing.
+	noPreset := c.homeName == ""
+	handshakeOK := hs[0].Status != Fail && (hs[1].Status != Fail || noPreset)
 	steps := []struct {
-		name string
-		run  func() []Item
+		name     string
+		anyRules bool // runs after a good hello even if the bot plays no four-player preset
+		run      func() []Item
 	}{
-		{"version negotiation", func() []Item { return []Item{c.versionItem()} }},
-		{"rulesets", func() []Item { return []Item{c.rulesetsItem()} }},
-		{"bidding", func() []Item { return c.scenarioItems(biddingScenarios()) }},
-		{"play", func() []Item { return c.scenarioItems(playScenarios()) }},
-		{"unknown event", func() []Item { return []Item{c.unknownEventItem(), c.laterItem()} }},
-		{"full game", func() []Item { return []Item{c.gameItem()} }},
-		{"games in a row", func() []Item { return []Item{c.nextGameItem()} }},
-		{"three-player game", func() []Item { return []Item{c.threePlayerItem()} }},
-		{"three-player game at a table of four", func() []Item { return []Item{c.fourTableItem()} }},
-		{"quit", func() []Item { return []Item{c.quitItem()} }},
+		{"version negotiation", true, func() []Item { return []Item{c.versionItem()} }},
+		{"rulesets", true, func() []Item { return []Item{c.rulesetsItem()} }},
+		{"bidding", false, func() []Item { return c.scenarioItems(biddingScenarios(c.homeName)) }},
+		{"play", false, func() []Item { return c.scenarioItems(playScenarios(c.homeName)) }},
+		{"unknown event", false, func() []Item { return []Item{c.unknownEventItem(), c.laterItem()} }},
+		{"full game", false, func() []Item { return []Item{c.gameItem()} }},
+		{"games in a row", false, func() []Item { return []Item{c.nextGameItem()} }},
+		{"three-player game", false, func() []Item { return []Item{c.threePlayerItem()} }},
+		{"three-player game at a table of four", false, func() []Item { return []Item{c.fourTableItem()} }},
+		{"quit", false, func() []Item { return []Item{c.quitItem()} }},
 	}
 	for _, st := range steps {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if !ok {
+		switch {
+		case !handshakeOK:
 			c.add(Item{Name: st.name, Status: Skip, Detail: "not run: the handshake failed"})
+			continue
+		case noPreset && !st.anyRules:
+			c.add(Item{Name: st.name, Status: Skip, Detail: "not run: the bot plays no four-player preset"})
 			continue
 		}
 		c.add(st.run()...)
@@ -232,13 +248,14 @@ type failure struct {
 	got    string
 	want   string
 	stderr string
+	fault  referee.FaultKind // the fault in place of an answer, if any
 }
 
 func (f *failure) Error() string { return f.detail }
 
 // item turns a failure into a failed item.
 func (f *failure) item(name string) Item {
-	return Item{Name: name, Status: Fail, Detail: f.detail, Sent: f.sent, Got: f.got, Want: f.want, Stderr: lastLines(f.stderr, 5)}
+	return Item{Name: name, Status: Fail, Detail: f.detail, Sent: f.sent, Got: f.got, Fault: string(f.fault), Want: f.want, Stderr: lastLines(f.stderr, 5)}
 }
 
 // lastLines returns the last n non-empty lines of s.
@@ -295,7 +312,7 @@ func (s *session) ask(req protocol.Message, kind string, timeout time.Duration, 
 		f := &failure{sent: sent, want: want, stderr: s.conn.StderrTail()}
 		var rf *referee.Fault
 		if errors.As(err, &rf) {
-			f.detail = fmt.Sprintf("%s fault: %s", rf.Kind, rf.Detail)
+			f.detail, f.fault = fmt.Sprintf("%s fault: %s", rf.Kind, rf.Detail), rf.Kind
 			if rf.StderrTail != "" {
 				f.stderr = rf.StderrTail
 			}

@@ -154,6 +154,7 @@ func TestBrokenBots(t *testing.T) {
 		got    string   // the bot line quoted in the first of items, if any
 		sent   string   // a part of the lines the arena sent, in the first of items, if any
 		detail string   // a part of the first item's detail
+		fault  string   // the fault kind the first item gives in place of an answer, if any
 	}{
 		{name: "wrong-hello", script: base(`    klaverjas) echo "hello 2 wrong-version me" ;;`), tc: fast,
 			status: Fail, items: []string{"handshake"}, got: "hello 2 wrong-version me", detail: "version 2"},
@@ -167,6 +168,8 @@ func TestBrokenBots(t *testing.T) {
 			status: Fail, items: []string{"bidding direct_kiezen_verplicht", "bidding direct_kiezen: forced", "bidding draaikaart: joker"}, got: "pass", detail: "illegal bid"},
 		{name: "garbage", script: base(`    play) echo "card please" ;;`), tc: fast,
 			status: Fail, items: []string{"play amsterdams: must follow suit", "full game"}, got: "card please", detail: "garbage"},
+		{name: "long-line", script: base(`    bid) printf 'x%.0s' {1..5000}; echo ;;`), tc: fast,
+			status: Fail, items: []string{"bidding direct_kiezen: free choice"}, detail: "longer than the 4096 bytes allowed", fault: "garbage"},
 		{name: "slow-claims", script: base(`    claim) sleep 0.6; echo 0 ;;`), tc: fast,
 			passed: true, status: Warn, items: []string{"response times"}, detail: "claim"},
 		{name: "too-slow-claims", script: base(`    claim) sleep 1.5; echo 0 ;;`), tc: fast,
@@ -178,7 +181,7 @@ func TestBrokenBots(t *testing.T) {
 		{name: "chokes-on-sitting-out", script: base(`    dealt) [ "$3" = - ] && { echo "no hand?" >&2; exit 1; } ;;`), tc: fast,
 			status: Fail, items: []string{"three-player game at a table of four"}, sent: " N -\nactive ", detail: "crash"},
 		{name: "ignores-quit", script: base(`    quit) ;;`), tc: fast,
-			status: Fail, items: []string{"quit"}, detail: "exited only when its input was closed"},
+			passed: true, status: Warn, items: []string{"quit"}, detail: "exited only when its input was closed"},
 		{name: "crashes-on-rotterdams", script: base(`    play) [ -n "$rot" ] && { echo "rotterdams?" >&2; exit 3; }; shift 5; legal=("$@"); echo "${legal[0]}" ;;`), tc: fast,
 			status: Fail, items: []string{"play rotterdams: must trump", "play rotterdams: must undertrump"}, detail: "crash"},
 		{name: "chokes-on-unknown-event", script: strings.Replace(base(`    game|dealt|turned|said|trump|played|trick|scored|gameover|fault) ;;`),
@@ -217,6 +220,12 @@ func TestBrokenBots(t *testing.T) {
 				}
 				if !strings.Contains(it.Detail, tc.detail) {
 					t.Errorf("item %q: detail %q does not mention %q", it.Name, it.Detail, tc.detail)
+				}
+				if tc.fault != "" && it.Fault != tc.fault {
+					t.Errorf("item %q: fault %q, want %q", it.Name, it.Fault, tc.fault)
+				}
+				if text := gotText(it); tc.fault != "" && !strings.Contains(text, "the "+tc.fault+" fault") {
+					t.Errorf("item %q: the report shows the bot's answer as %s, want the %s fault named", it.Name, text, tc.fault)
 				}
 			}
 			// Nothing else fails: the report names the failures it should and only those.
@@ -268,6 +277,9 @@ func expectedCollateral(bot, item string) bool {
 	case "chokes-on-unknown-event":
 		// it knows every event but the active line of the three-player game's table of four
 		return strings.HasPrefix(item, "three-player game at a table of four")
+	case "long-line": // every deal it bids in
+		return strings.HasPrefix(item, "bidding ") || strings.HasPrefix(item, "scripted deals") || strings.HasPrefix(item, "unknown event") ||
+			strings.HasPrefix(item, "full game") || strings.HasPrefix(item, "three-player")
 	case "no-hello", "too-slow-claims":
 		return item == "response times"
 	}
@@ -320,4 +332,80 @@ kj.run(kj.Bot("amsterdammer", "tests", decide, accept=accept))
 	if it := rep.Item("stderr"); it == nil || !strings.Contains(it.Detail, "bytes written") {
 		t.Errorf("stderr item: %+v", it)
 	}
+}
+
+// pickyBot writes a Python SDK bot that refuses every ruleset whose options match refuse
+// (an option name and value) and plays random legal choices otherwise.
+func pickyBot(t *testing.T, name, refuseIf string) []string {
+	t.Helper()
+	py := pythonExe()
+	if py == "" {
+		t.Skip("python3 not found")
+	}
+	script := `import sys
+sys.path.insert(0, ` + "'" + filepath.Join(repoRoot(t), "examplebots/python") + "'" + `)
+import random
+import klaverjas as kj
+
+def decide(state, d):
+    if d.kind == "bid":
+        return random.choice(d.legal_bids)
+    if d.kind == "play":
+        return random.choice(d.legal_cards)
+    return 0
+
+def accept(options):
+    if ` + refuseIf + `:
+        return "not my game"
+    return None
+
+kj.run(kj.Bot("` + name + `", "tests", decide, accept=accept))
+`
+	path := filepath.Join(t.TempDir(), name+".py")
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return []string{py, path}
+}
+
+// TestRefusesDefaultRuleset: a bot that plays only Rotterdams refuses the default ruleset,
+// which spec.md allows: that is a warning, and the battery is played under rotterdams, not
+// skipped. A bot that refuses every four-player preset fails, with the rest not run.
+func TestRefusesDefaultRuleset(t *testing.T) {
+	tc := referee.TimeControl{Startup: 10 * time.Second, Decision: time.Second, Grace: 50 * time.Millisecond}
+	t.Run("rotterdams-only", func(t *testing.T) {
+		t.Parallel()
+		rep := checkBot(t, pickyBot(t, "rotterdammer", `options["play_rule"] != "rotterdams"`), tc, "")
+		if !rep.Passed {
+			t.Errorf("a bot that plays only Rotterdams fails: %s", rep.Summary)
+		}
+		if it := rep.Item("ruleset amsterdams"); it == nil || it.Status != Warn || !strings.Contains(it.Detail, "under rotterdams") {
+			t.Errorf("ruleset item: %+v, want WARN naming rotterdams", it)
+		}
+		for _, prefix := range []string{"bidding direct_kiezen: free choice", "bidding draaikaart: joker", "claim_required", "unknown event",
+			"play rotterdams: must trump", "full game: a whole game under rotterdams", "games in a row", "quit"} {
+			if it := rep.Item(prefix); it == nil || it.Status != Pass {
+				t.Errorf("item %s: %+v, want PASS", prefix, it)
+			}
+		}
+		if it := rep.Item("play amsterdams: must follow suit"); it == nil || it.Status != Info {
+			t.Errorf("play amsterdams item: %+v, want INFO (declined)", it)
+		}
+	})
+	t.Run("no-preset", func(t *testing.T) {
+		t.Parallel()
+		rep := checkBot(t, pickyBot(t, "nothing", `options["players"] == "4"`), tc, "")
+		if rep.Passed {
+			t.Errorf("a bot that plays no four-player preset passes: %s", rep.Summary)
+		}
+		if it := rep.Item("ruleset amsterdams"); it == nil || it.Status != Fail || !strings.Contains(it.Detail, "every other four-player preset") {
+			t.Errorf("ruleset item: %+v, want FAIL", it)
+		}
+		if it := rep.Item("full game"); it == nil || it.Status != Skip || !strings.Contains(it.Detail, "no four-player preset") {
+			t.Errorf("full game item: %+v, want SKIP", it)
+		}
+		if it := rep.Item("rulesets"); it == nil || it.Status != Info || !strings.Contains(it.Detail, "plays no preset") {
+			t.Errorf("rulesets item: %+v, want INFO: plays no preset", it)
+		}
+	})
 }

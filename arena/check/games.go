@@ -175,6 +175,9 @@ func (c *checker) faultItem(name string, watch *gameWatch, deals []*referee.Deal
 		it.Stderr = lastLines(firstFault.Stderr, 5)
 		st := watch.lastExchange(firstFault.Seat)
 		it.Sent, it.Got, it.Want = st.sent, st.got, wantFor(st.sent)
+		if st.got == "" {
+			it.Fault = string(firstFault.Kind)
+		}
 		if firstFault.Kind == referee.FaultCrash && strings.Count(strings.TrimRight(st.since, "\n"), "\n") > 0 {
 			it.Sent = sentBeforeCrash(st.since)
 			it.Detail += "; the bot exited reading the lines the arena sent since its last answer (below)"
@@ -204,20 +207,23 @@ func wantFor(request string) string {
 	return "a legal answer in time"
 }
 
-// gameItem plays a full game under the default ruleset through the referee, the bot at
-// North and South against the check's own opponent (see opponent), and requires every deal to finish
-// without a fault of the bot.
+// gameItem plays a full game under the default ruleset (or the bot's first preset, c.home)
+// through the referee, the bot at North and South against the check's own opponent (see
+// opponent), and requires every deal to finish without a fault of the bot.
 func (c *checker) gameItem() Item {
-	const name = "full game: 16 deals under the default ruleset, no faults"
+	name := "full game: 16 deals under the default ruleset, no faults"
+	if c.home != rules.Default() {
+		name = "full game: a whole game under " + c.homeName + " (the bot refuses the default ruleset), no faults"
+	}
 	opp := referee.Entrant{Name: opponentName, Start: referee.NewInProcess(opponent())}
-	cfg := referee.Config{ID: "check", Rules: rules.Default(), Games: 1, MaxFaults: 3}
+	cfg := referee.Config{ID: "check", Rules: c.home, Games: 1, MaxFaults: 3}
 	res, deals, watch, err := c.playWatched(cfg, func(bot func(string) referee.Entrant) []referee.Entrant {
 		return []referee.Entrant{bot("N"), opp, bot("S"), opp}
 	})
 	if err != nil {
 		var refused *referee.RefusedError
 		if errors.As(err, &refused) {
-			return Item{Name: name, Status: Fail, Detail: "refuses the default ruleset: " + refused.Reason, Got: "refuse " + refused.Reason, Want: "ok"}
+			return Item{Name: name, Status: Fail, Detail: fmt.Sprintf("refuses ruleset %s, which it accepted at the start of the check: %s", c.homeName, refused.Reason), Got: "refuse " + refused.Reason, Want: "ok"}
 		}
 		return Item{Name: name, Status: Fail, Detail: "the game could not be played: " + err.Error()}
 	}
@@ -239,7 +245,7 @@ func (c *checker) nextGameItem() Item {
 	if full := c.report.Item("full game"); full != nil && full.Status == Fail {
 		return Item{Name: name, Status: Skip, Detail: "not run: the bot already faults in the full game"}
 	}
-	rs := rules.Default()
+	rs := c.home
 	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 2}
 	opp := referee.Entrant{Name: opponentName, Start: referee.NewInProcess(opponent())}
 	cfg := referee.Config{ID: "check-games", Rules: rs, Games: 2, Duplicate: true, MaxFaults: 3}
@@ -249,7 +255,7 @@ func (c *checker) nextGameItem() Item {
 	var refused *referee.RefusedError
 	switch {
 	case errors.As(err, &refused):
-		return Item{Name: name, Status: Info, Detail: "not checked: the bot declines the default ruleset with game_end=deals:2: " + refused.Reason}
+		return Item{Name: name, Status: Info, Detail: "not checked: the bot declines " + c.homeName + " with game_end=deals:2: " + refused.Reason}
 	case err != nil:
 		return Item{Name: name, Status: Fail, Detail: "the games could not be played: " + err.Error()}
 	}

@@ -9,7 +9,10 @@ import (
 	"github.com/klaverjas-arena/arena/referee/rules"
 )
 
-// handshakeItems checks the hello and the default ruleset on one start of the bot.
+// handshakeItems checks the hello and the default ruleset on one start of the bot. A bot
+// may refuse the default (spec.md §4), which is a warning: it then plays only where it is
+// given a ruleset it accepts, and the check plays its items under the first four-player
+// preset it accepts (c.home). One that accepts none fails the ruleset item.
 func (c *checker) handshakeItems() []Item {
 	hsName, rulesName := "handshake", "ruleset amsterdams (the default) accepted"
 	s, f := c.start()
@@ -26,12 +29,33 @@ func (c *checker) handshakeItems() []Item {
 	switch {
 	case f != nil:
 		return []Item{hs, f.item(rulesName)}
-	case refused != "":
-		return []Item{hs, {Name: rulesName, Status: Fail, Detail: "refuses the default ruleset: " + refused,
-			Sent: protocol.Line(&protocol.Rules{Options: def.Options()}), Got: "refuse " + refused, Want: "ok: every bot must play the default ruleset"}}
+	case refused == "":
+		s.quit()
+		return []Item{hs, {Name: rulesName, Status: Pass, Detail: `answered "ok"`}}
 	}
-	s.quit()
-	return []Item{hs, {Name: rulesName, Status: Pass, Detail: `answered "ok"`}}
+	it := Item{Name: rulesName, Sent: protocol.Line(&protocol.Rules{Options: def.Options()}), Got: "refuse " + refused,
+		Want: "ok: arena match, and a league file without rules, play the default ruleset"}
+	for _, name := range rules.PresetNames()[1:] {
+		rs, _ := rules.Preset(name)
+		s, f := c.start()
+		if f != nil {
+			return []Item{hs, f.item(rulesName)}
+		}
+		_, declined, f := s.handshake(rs.Options())
+		if f != nil {
+			f.detail = "preset " + name + ": " + f.detail
+			return []Item{hs, f.item(rulesName)}
+		}
+		if declined == "" {
+			s.quit()
+			c.home, c.homeName = rs, name
+			it.Status, it.Detail = Warn, fmt.Sprintf("refuses the default ruleset: %s; the bot plays only a match or league given a ruleset it accepts (--rules, or rules in the league file); the check plays the items that name no ruleset under %s, the first preset it accepts", refused, name)
+			return []Item{hs, it}
+		}
+	}
+	c.homeName = ""
+	it.Status, it.Detail = Fail, "refuses the default ruleset, "+refused+", and every other four-player preset: the check has no ruleset to play its items under"
+	return []Item{hs, it}
 }
 
 // versionItem offers protocol versions 1 and 2, as an arena that speaks both will (spec.md
@@ -75,14 +99,14 @@ func (c *checker) rulesetsItem() Item {
 			return f.item(name)
 		}
 		if refused != "" {
-			if preset == "amsterdams" {
-				return Item{Name: name, Status: Fail, Detail: "refuses the default ruleset: " + refused, Got: "refuse " + refused, Want: "ok"}
-			}
 			declined = append(declined, fmt.Sprintf("declines ruleset %s: %s", preset, refused))
 			continue
 		}
 		s.quit()
 		played = append(played, preset)
+	}
+	if len(played) == 0 {
+		return Item{Name: name, Status: Info, Detail: "plays no preset; " + strings.Join(declined, "; ")}
 	}
 	if len(declined) > 0 {
 		return Item{Name: name, Status: Info, Detail: "plays " + strings.Join(played, ", ") + "; " + strings.Join(declined, "; ")}
@@ -90,19 +114,19 @@ func (c *checker) rulesetsItem() Item {
 	return Item{Name: name, Status: Pass, Detail: "plays every preset: " + strings.Join(played, ", ")}
 }
 
-// quitItem requires the bot to exit by itself soon after quit.
+// quitItem expects the bot to exit by itself soon after quit (a warning when it does not:
+// spec.md §4 says SHOULD).
 func (c *checker) quitItem() Item {
 	name := fmt.Sprintf("quit: exits within %v", c.opts.QuitWait)
 	s, f := c.start()
 	if f != nil {
 		return f.item(name)
 	}
-	def := rules.Default()
-	if _, refused, f := s.handshake(def.Options()); f != nil || refused != "" {
+	if _, refused, f := s.handshake(c.home.Options()); f != nil || refused != "" {
 		if f != nil {
 			return f.item(name)
 		}
-		return Item{Name: name, Status: Skip, Detail: "not run: the bot refuses the default ruleset"}
+		return Item{Name: name, Status: Fail, Detail: fmt.Sprintf("refuses ruleset %s, which it accepted at the start of the check: %s", c.homeName, refused)}
 	}
 	ex, ok := s.conn.(Exiter)
 	if !ok {
@@ -123,7 +147,8 @@ func (c *checker) quitItem() Item {
 		if strings.HasPrefix(after, "exit status") {
 			how = "it exited only when its input was closed (" + after + ")"
 		}
-		return Item{Name: name, Status: Fail, Detail: fmt.Sprintf("still running %v after quit; %s", c.opts.QuitWait, how), Sent: "quit", Want: "the program exits at once (spec.md §4)", Stderr: lastLines(s.conn.StderrTail(), 5)}
+		return Item{Name: name, Status: Warn, Detail: fmt.Sprintf("still running %v after quit; %s; the arena stops such a bot (SIGTERM, then SIGKILL), which is no fault but makes every match wait for it", c.opts.QuitWait, how),
+			Sent: "quit", Want: "the program exits at once (spec.md §4: SHOULD)", Stderr: lastLines(s.conn.StderrTail(), 5)}
 	}
 	s.stop()
 	if status != "exit status 0" {

@@ -28,7 +28,7 @@ func (r *Report) WriteText(w io.Writer) error {
 				fmt.Fprintf(&b, "        arena sent: %s\n", strings.ReplaceAll(it.Sent, "\n", "\n                    "))
 			}
 			if it.Got != "" || it.Sent != "" {
-				fmt.Fprintf(&b, "        bot sent:   %s\n", quoteOrNone(it.Got))
+				fmt.Fprintf(&b, "        bot sent:   %s\n", gotText(&it))
 			}
 			if it.Want != "" {
 				fmt.Fprintf(&b, "        expected:   %s\n", it.Want)
@@ -52,11 +52,15 @@ func (r *Report) WriteText(w io.Writer) error {
 	return err
 }
 
-func quoteOrNone(s string) string {
-	if s == "" {
-		return "(nothing)"
+// gotText is the bot's answer as the report shows it: quoted, or what came in its place.
+func gotText(it *Item) string {
+	switch {
+	case it.Got != "":
+		return fmt.Sprintf("%q", it.Got)
+	case it.Fault != "":
+		return "(no answer: the " + it.Fault + " fault above)"
 	}
-	return fmt.Sprintf("%q", s)
+	return "(nothing)"
 }
 
 // WriteJSON writes the report as indented JSON.

@@ -25,7 +25,7 @@ type scenario struct {
 	keyKind string
 }
 
-// option returns the default ruleset with options set (names and values as in RULES.md §9).
+// option returns the preset base with options set (names and values as in RULES.md §9).
 func option(base string, kv ...string) rules.Ruleset {
 	rs, err := rules.Preset(base)
 	if err != nil {
@@ -70,16 +70,17 @@ func setupFor(rs *rules.Ruleset, seed uint64, dealer protocol.Seat, first bool, 
 func passes(n int) []string { return slices.Repeat([]string{"pass"}, n) }
 
 // biddingScenarios covers the nine trump-choosing procedures, with free and forced choices
-// and draaikaart offers. The dealer is West, so North speaks first (the dealer in
-// nku_dealer_first).
-func biddingScenarios() []scenario {
+// and draaikaart offers, each under the four-player preset base with its bidding options
+// set. The dealer is West, so North speaks first (the dealer in nku_dealer_first).
+func biddingScenarios(base string) []scenario {
 	const w = protocol.West
 	n, e := protocol.North, protocol.East
-	def := option("amsterdams")
-	dk := func(kv ...string) rules.Ruleset { return option("amsterdams", append([]string{"bidding"}, kv...)...) }
+	// bidding is base with the procedure b and the draaikaart options the items assume, then kv.
 	bidding := func(b string, kv ...string) rules.Ruleset {
-		return option("amsterdams", append([]string{"bidding", b}, kv...)...)
+		return option(base, append([]string{"bidding", b, "draaikaart_jokers", "false", "draaikaart_first_deal_clubs", "true"}, kv...)...)
 	}
+	def := bidding("direct_kiezen")
+	dk := bidding
 	var out []scenario
 	add := func(item string, rs rules.Ruleset, seat protocol.Seat, first bool, pile []string, prefix []string, want string) {
 		out = append(out, scenario{item: item, rules: rs, setup: setupFor(&rs, uint64(len(out)+1), w, first, pile...), seat: seat, prefix: prefix, want: want})
@@ -165,8 +166,8 @@ func playScenario(item string, rs rules.Ruleset, seat protocol.Seat, want string
 }
 
 // playScenarios covers both play rules with positions where the legal cards are restricted,
-// a forced card, and roem claims.
-func playScenarios() []scenario {
+// a forced card, and roem claims (under the four-player preset base).
+func playScenarios(base string) []scenario {
 	ams, rot := option("amsterdams"), option("rotterdams")
 	s, w := protocol.South, protocol.West
 	return []scenario{
@@ -188,14 +189,15 @@ func playScenarios() []scenario {
 		playScenario("play rotterdams: must undertrump", rot, s, "a trump, lower than the opponent's", func(p *position) bool {
 			return p.led != p.trump && p.void() && p.trumped && !p.partnerWins && p.hasPlain() && !p.trumps.Empty() && p.legal == p.trumps && !anyBeats(p.trumps, p.winCard, p.led, p.trump)
 		}),
-		claimScenario(),
+		claimScenario(base),
 	}
 }
 
-// claimScenario is a claim_required deal in which every legal card of the bot's first turn
-// wins the trick, with roem in it, so the bot is asked to claim.
-func claimScenario() scenario {
-	rs := option("amsterdams", "roem_claiming", "claim_required")
+// claimScenario is a claim_required deal under the preset base (with direct_kiezen, as
+// playScenario needs) in which every legal card of the bot's first turn wins the trick, with
+// roem in it, so the bot is asked to claim.
+func claimScenario(base string) scenario {
+	rs := option(base, "bidding", "direct_kiezen", "draaikaart_jokers", "false", "roem_claiming", "claim_required")
 	sc := playScenario("claim_required: answers a roem claim", rs, protocol.West, "a whole number of roem, 0 or more", func(p *position) bool {
 		t := p.d.Trick()
 		if t.N != 3 {

@@ -10,7 +10,8 @@ import (
 )
 
 // TestScenarioFirstRequests replays every scenario in the engine and checks that the bot's
-// first request is the situation the item is named after.
+// first request is the situation the item is named after, under every four-player preset
+// (the check plays them under the first preset the bot accepts).
 func TestScenarioFirstRequests(t *testing.T) {
 	want := map[string]string{
 		"bidding direct_kiezen: free choice":                                          "bid C D H S pass",
@@ -29,8 +30,16 @@ func TestScenarioFirstRequests(t *testing.T) {
 		"bidding bga_draw: joker, any suit":                                           "bid C D H S",
 		"bidding bga_draw: trump drawn, nothing asked":                                "play",
 	}
+	for _, base := range rules.PresetNames() {
+		t.Run(base, func(t *testing.T) { checkFirstRequests(t, base, want) })
+	}
+}
+
+// checkFirstRequests checks the first requests of the scenarios under the preset base
+// against want, by item.
+func checkFirstRequests(t *testing.T, base string, want map[string]string) {
 	procedures := map[string]bool{}
-	for _, sc := range biddingScenarios() {
+	for _, sc := range biddingScenarios(base) {
 		procedures[sc.rules.Bidding.String()] = true
 		got := firstRequest(t, &sc)
 		w, ok := want[sc.item]
@@ -48,7 +57,7 @@ func TestScenarioFirstRequests(t *testing.T) {
 	if len(procedures) != 9 {
 		t.Errorf("the scenarios cover %d bidding procedures, want all 9: %v", len(procedures), procedures)
 	}
-	for _, sc := range playScenarios() {
+	for _, sc := range playScenarios(base) {
 		if got := firstRequest(t, &sc); !strings.HasPrefix(got, "play") {
 			t.Errorf("%s: first request %q, want a play request", sc.describe(), got)
 		}
@@ -89,6 +98,10 @@ func TestRulesetName(t *testing.T) {
 	}
 	rs = option("amsterdams", "bidding", "bga_draw")
 	if got := rulesetName(&rs); got != "amsterdams with bidding=bga_draw" {
+		t.Errorf("got %q", got)
+	}
+	rs = option("rotterdams", "bidding", "draaikaart")
+	if got := rulesetName(&rs); got != "rotterdams with bidding=draaikaart" {
 		t.Errorf("got %q", got)
 	}
 }

@@ -29,7 +29,7 @@ func (c *checker) scenarioItems(list []scenario) []Item {
 // does not would fault in every deal as soon as the arena sends one, so this item fails, not
 // warns.
 func (c *checker) unknownEventItem() Item {
-	sc := biddingScenarios()[0]
+	sc := biddingScenarios(c.homeName)[0]
 	sc.item = "unknown event: ignores \"" + UnknownEvent + "\""
 	sc.extra = UnknownEvent
 	it := c.runScenario(&sc)
@@ -50,19 +50,45 @@ func (c *checker) runScenario(sc *scenario) Item {
 		return f.item(sc.item)
 	}
 	if refused != "" {
-		if sc.rules == rules.Default() {
-			return Item{Name: sc.item, Status: Fail, Detail: "refuses the default ruleset: " + refused, Got: "refuse " + refused, Want: "ok"}
-		}
 		return Item{Name: sc.item, Status: Info, Detail: fmt.Sprintf("declines ruleset %s: %s", rulesetName(&sc.rules), refused)}
 	}
 	defer s.quit()
+	s.queue(&protocol.Game{Number: 1, Seat: sc.seat, DecisionMS: int(c.opts.Time.Decision / time.Millisecond)})
+	run, isKey, f := c.playDeal(s, sc, 1)
+	if f != nil {
+		return c.scenarioFailure(sc, run.decisions, isKey, run.keyDone, run.first, f)
+	}
+	s.queue(&protocol.GameOver{Totals: run.score[:2]})
+	detail := fmt.Sprintf("%s; %d decisions in the deal, all legal", run.first, run.decisions)
+	if len(run.claims) > 0 {
+		detail += "; claimed " + strings.Join(run.claims, ", ")
+	}
+	if run.decisions == 0 {
+		detail = "the bot was not asked; the deal was played by the others"
+	}
+	return Item{Name: sc.item, Status: Pass, Detail: detail}
+}
+
+// dealRun is the bot's part in a scripted deal.
+type dealRun struct {
+	decisions int
+	first     string   // the answer to the decision the scenario is named after, and its request
+	keyDone   bool     // that decision has been answered
+	claims    []string // the roem claims answered, with the roem in each trick
+	score     [4]int   // the deal's score by side, for the gameover
+}
+
+// playDeal tells the bot deal number n of its game (the dealt line and the scenario's
+// prefix, as events) and plays the deal to its end, the bot answering every request of its
+// seat; the scored line is queued. On a failure it returns the run so far, whether the
+// failed decision is the one the scenario is named after, and the failure.
+func (c *checker) playDeal(s *session, sc *scenario, n int) (run dealRun, isKey bool, f *failure) {
 	d, err := rules.NewDeal(&sc.rules, sc.setup)
 	if err != nil {
 		panic(fmt.Sprintf("check: scenario %s: %v", sc.item, err))
 	}
 	decision := c.opts.Time.Decision
-	s.queue(&protocol.Game{Number: 1, Seat: sc.seat, DecisionMS: int(decision / time.Millisecond)})
-	s.queue(&protocol.Dealt{Number: 1, Dealer: sc.setup.Dealer, Hand: sc.setup.Hands[sc.seat]})
+	s.queue(&protocol.Dealt{Number: n, Dealer: sc.setup.Dealer, Hand: sc.setup.Hands[sc.seat]})
 	var ann announcer
 	ann.announce(s, d, nil)
 	for _, tok := range sc.prefix {
@@ -73,10 +99,6 @@ func (c *checker) runScenario(sc *scenario) Item {
 		ann.announce(s, d, ev)
 	}
 	rng := rand.New(rand.NewPCG(7, 11))
-	var first string
-	var claims []string
-	decisions := 0
-	keyDone := false // the decision the scenario is named after has been answered
 	for d.Phase() != rules.PhaseDone {
 		mover := d.ToMove()
 		if mover != sc.seat {
@@ -85,49 +107,41 @@ func (c *checker) runScenario(sc *scenario) Item {
 		}
 		req, kind, legal := request(d, mover, int(decision/time.Millisecond))
 		want := "one of the legal choices: " + legal
-		isKey := !keyDone && (sc.keyKind == "" || kind == sc.keyKind)
+		isKey = !run.keyDone && (sc.keyKind == "" || kind == sc.keyKind)
 		if isKey {
 			if sc.want != "" && !strings.HasPrefix(sc.want, "no ") {
 				want = sc.want + "; legal: " + legal
 			}
 		}
 		reqLine := protocol.Line(req) // before the deal moves on: req shares the deal's trick
-		if decisions == 0 && sc.extra != "" {
+		if run.decisions == 0 && sc.extra != "" {
 			s.queueLine(sc.extra)
 		}
 		line, f := s.ask(req, kind, decision+c.opts.Time.Grace, want)
 		if f != nil {
-			if decisions == 0 && sc.extra != "" {
+			if run.decisions == 0 && sc.extra != "" {
 				f.sent = sc.extra + "\n" + f.sent
 			}
-			return c.scenarioFailure(sc, decisions, isKey, keyDone, first, f)
+			return run, isKey, f
 		}
 		ev, err := applyText(d, mover, line)
 		if err != nil {
 			s.stop()
-			return c.scenarioFailure(sc, decisions, isKey, keyDone, first, &failure{detail: err.Error(), sent: reqLine, got: line, want: want, stderr: s.conn.StderrTail()})
+			return run, isKey, &failure{detail: err.Error(), sent: reqLine, got: line, want: want, stderr: s.conn.StderrTail()}
 		}
 		if isKey {
-			first, keyDone = fmt.Sprintf("answered %q to %q", line, reqLine), true
+			run.first, run.keyDone = fmt.Sprintf("answered %q to %q", line, reqLine), true
 		}
 		if kind == "claim" {
 			last := d.Tricks()[len(d.Tricks())-1]
-			claims = append(claims, fmt.Sprintf("%q with %d roem in the trick", line, last.Roem.Total()))
+			run.claims = append(run.claims, fmt.Sprintf("%q with %d roem in the trick", line, last.Roem.Total()))
 		}
-		decisions++
+		run.decisions++
 		ann.announce(s, d, ev)
 	}
 	s.queue(scored(d))
-	res := d.Result()
-	s.queue(&protocol.GameOver{Totals: res.Score[:2]})
-	detail := fmt.Sprintf("%s; %d decisions in the deal, all legal", first, decisions)
-	if len(claims) > 0 {
-		detail += "; claimed " + strings.Join(claims, ", ")
-	}
-	if decisions == 0 {
-		detail = "the bot was not asked; the deal was played by the others"
-	}
-	return Item{Name: sc.item, Status: Pass, Detail: detail}
+	run.score = d.Result().Score
+	return run, false, nil
 }
 
 // laterName is the item that collects failures after the first decision of a scripted deal.
@@ -169,20 +183,27 @@ func (c *checker) laterItem() Item {
 	return it
 }
 
+// rulesetName names a ruleset as the preset nearest to it (the first of those that differ
+// in the fewest options) with the options it changes.
 func rulesetName(rs *rules.Ruleset) string {
+	var best string
+	var bestDiff []string
 	for _, name := range rules.PresetNames() {
-		if p, _ := rules.Preset(name); p == *rs {
-			return name
+		p, _ := rules.Preset(name)
+		var diff []string
+		for i, kv := range rs.Options() {
+			if kv[1] != p.Options()[i][1] {
+				diff = append(diff, kv[0]+"="+kv[1])
+			}
+		}
+		if best == "" || len(diff) < len(bestDiff) {
+			best, bestDiff = name, diff
 		}
 	}
-	def := rules.Default()
-	var diff []string
-	for i, kv := range rs.Options() {
-		if kv[1] != def.Options()[i][1] {
-			diff = append(diff, kv[0]+"="+kv[1])
-		}
+	if len(bestDiff) == 0 {
+		return best
 	}
-	return "amsterdams with " + strings.Join(diff, " ")
+	return best + " with " + strings.Join(bestDiff, " ")
 }
 
 // announcer queues the public events of a deal not yet told to the bot, in the referee's
