@@ -22,8 +22,10 @@ func checkCommand() *cli.Command {
 			"trump-choosing procedure (free and forced choices, draaikaart offers), both play rules\n" +
 			"in positions where the legal cards are restricted, roem claims, an unknown event, a\n" +
 			"full 16-deal game against the check's own opponent, two games in a row per process (as\n" +
-			"in a match), the three-player game at a table of three and of four (or its refusal),\n" +
-			"response times, stderr output and a clean exit on quit. Each item is PASS,\n" +
+			"in a match), a fresh process told game 2 at deal 5 (a restart), a second match on one\n" +
+			"process (a league), the three-player game at a table of three and of four (or its\n" +
+			"refusal), response times, stderr output and a clean exit on quit. A bot that refuses\n" +
+			"the default ruleset is warned and checked under the first preset it plays. Each item is PASS,\n" +
 			"WARN, INFO, FAIL or SKIP; failures show the line the arena sent, the exact line the bot\n" +
 			"sent and what was expected. Give --time, --bank and --increment of the match or league\n" +
 			"the bot will play in: a bot too slow only under a game clock passes without them.\n" +

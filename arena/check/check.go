@@ -2,8 +2,9 @@
 // item by item, what it did right and wrong: the handshake, the rulesets it plays, every
 // trump-choosing procedure (free and forced choices, draaikaart offers), both play rules in
 // positions where the legal cards are restricted, roem claims, a full game, games in a row,
-// the three-player game (at a table of three and of four), response times, stderr output,
-// tolerance of unknown events, and a clean exit on quit.
+// a restart in the middle of a game, a second match on the same process, the three-player
+// game (at a table of three and of four), response times, stderr output, tolerance of
+// unknown events, and a clean exit on quit.
 //
 // Every failure names the exact line the bot sent and what was expected. The bot is driven
 // through a referee.Starter, so it runs exactly as it would in a match.
@@ -162,6 +163,8 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		{"unknown event", false, func() []Item { return []Item{c.unknownEventItem(), c.laterItem()} }},
 		{"full game", false, func() []Item { return []Item{c.gameItem()} }},
 		{"games in a row", false, func() []Item { return []Item{c.nextGameItem()} }},
+		{"restarted mid-game", false, func() []Item { return []Item{c.restartItem()} }},
+		{"next match on the same process", false, func() []Item { return []Item{c.nextMatchItem()} }},
 		{"three-player game", false, func() []Item { return []Item{c.threePlayerItem()} }},
 		{"three-player game at a table of four", false, func() []Item { return []Item{c.fourTableItem()} }},
 		{"quit", false, func() []Item { return []Item{c.quitItem()} }},
@@ -318,6 +321,10 @@ func (s *session) ask(req protocol.Message, kind string, timeout time.Duration, 
 			}
 			if rf.Kind == referee.FaultTimeout {
 				s.c.timedOut(kind)
+			}
+			if rf.Kind == referee.FaultCrash && strings.Contains(strings.TrimRight(string(out), "\n"), "\n") {
+				f.sent = sentBeforeCrash(string(out))
+				f.detail += "; the bot exited reading the lines the arena sent since its last answer (below)"
 			}
 		} else {
 			f.detail = "crash: " + err.Error()

@@ -178,6 +178,10 @@ func TestBrokenBots(t *testing.T) {
 			status: Fail, items: []string{"three-player game"}, got: "7S", detail: "garbage"},
 		{name: "exits-after-gameover", script: base(`    gameover) exit 0 ;;`), tc: fast,
 			status: Fail, items: []string{"games in a row"}, detail: "crash"},
+		{name: "expects-deal-1", script: base(`    dealt) [ "$1" = 1 ] || [ -n "$seen" ] || { echo "deal $1 first?" >&2; exit 1; }; seen=1 ;;`), tc: fast,
+			status: Fail, items: []string{"restarted mid-game"}, sent: "game 2 E ", detail: "crash"},
+		{name: "game-numbers-only-rise", script: base(`    game) [ "$1" -gt "${last:-0}" ] || { echo "game $1 again?" >&2; exit 1; }; last=$1 ;;`), tc: fast,
+			status: Fail, items: []string{"next match on the same process"}, detail: "crash"},
 		{name: "chokes-on-sitting-out", script: base(`    dealt) [ "$3" = - ] && { echo "no hand?" >&2; exit 1; } ;;`), tc: fast,
 			status: Fail, items: []string{"three-player game at a table of four"}, sent: " N -\nactive ", detail: "crash"},
 		{name: "ignores-quit", script: base(`    quit) ;;`), tc: fast,
@@ -280,6 +284,8 @@ func expectedCollateral(bot, item string) bool {
 	case "long-line": // every deal it bids in
 		return strings.HasPrefix(item, "bidding ") || strings.HasPrefix(item, "scripted deals") || strings.HasPrefix(item, "unknown event") ||
 			strings.HasPrefix(item, "full game") || strings.HasPrefix(item, "three-player")
+	case "exits-after-gameover": // the next match comes after a gameover too
+		return strings.HasPrefix(item, "next match on the same process")
 	case "no-hello", "too-slow-claims":
 		return item == "response times"
 	}

@@ -119,7 +119,7 @@ func (c *checker) playDeal(s *session, sc *scenario, n int) (run dealRun, isKey 
 		}
 		line, f := s.ask(req, kind, decision+c.opts.Time.Grace, want)
 		if f != nil {
-			if run.decisions == 0 && sc.extra != "" {
+			if run.decisions == 0 && sc.extra != "" && !strings.Contains(f.sent, sc.extra) {
 				f.sent = sc.extra + "\n" + f.sent
 			}
 			return run, isKey, f
