@@ -129,7 +129,8 @@ func pinArena(b *testing.B, cpu int) func() {
 	return func() { apply(&old) }
 }
 
-// BenchmarkCPUTime measures the two ways Exchange reads a bot's CPU time (twice per answer).
+// BenchmarkCPUTime measures the two ways Exchange reads a bot's CPU time (twice per answer),
+// and the reading of its wait for a CPU that goes with each.
 func BenchmarkCPUTime(b *testing.B) {
 	bot := goBot(b, "echo")
 	p, err := Start(context.Background(), bot.Spec, zerolog.Nop())
@@ -150,6 +151,16 @@ func BenchmarkCPUTime(b *testing.B) {
 	b.Run("process-clock", func(b *testing.B) {
 		for b.Loop() {
 			processCPUClock(p.Pid())
+		}
+	})
+	b.Run("cgroup-cpu.pressure", func(b *testing.B) { // read with each CPUSinceMark
+		if p.cg == nil || p.cg.psi < 0 {
+			b.Skip("no cgroup cpu.pressure")
+		}
+		for b.Loop() {
+			if _, ok := p.cg.cpuWait(p.cpuBuf[:]); !ok {
+				b.Fatal("cpu.pressure unreadable")
+			}
 		}
 	})
 }

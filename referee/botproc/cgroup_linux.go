@@ -183,7 +183,11 @@ func (s *cgroupSupport) describe() string {
 		b.WriteString("; no cgroups (" + strings.Join(s.notes, "; ") + "): a bot's descendants that call setsid escape the group kill; no memory or pids limits; CPU time of the bot's main process only (process CPU clock, ns)")
 		return b.String()
 	}
-	fmt.Fprintf(&b, "; cgroup v2 per bot under %s (cgroup.kill, CPU time from cpu.stat in µs)", s.v2Parent)
+	wait := "time waiting for a CPU from cpu.pressure, for timeouts"
+	if _, err := os.Stat(filepath.Join(s.v2Parent, "cpu.pressure")); err != nil {
+		wait = "no cpu.pressure: a timeout cannot say how long the bot waited for a CPU"
+	}
+	fmt.Fprintf(&b, "; cgroup v2 per bot under %s (cgroup.kill, CPU time from cpu.stat in µs, %s)", s.v2Parent, wait)
 	switch {
 	case s.v2Memory:
 		b.WriteString("; memory.max: cgroup v2")
@@ -221,6 +225,7 @@ type botCgroup struct {
 	cpuRead func(fd uintptr) // c.preadCPU, bound once: Control with it does not allocate
 	cpuBuf  []byte           // preadCPU's buffer and result
 	cpuErr  error
+	psi     int      // v2 cpu.pressure, kept open; -1 where the kernel keeps no pressure (PSI)
 	fd      int      // O_PATH descriptor of v2 for UseCgroupFD; -1 once closed
 	applied []string // the limits in force, for the log
 	missing []string // the limits asked for that could not be set
@@ -239,7 +244,7 @@ func (s *cgroupSupport) newCgroup(spec Spec) (c *botCgroup, err error) {
 		return nil, nil
 	}
 	name := fmt.Sprintf("%s%d-%d", cgroupPrefix, os.Getpid(), cgroupSeq.Add(1))
-	c = &botCgroup{v2: filepath.Join(s.v2Parent, name), fd: -1, pidsMax: spec.PidsMax}
+	c = &botCgroup{v2: filepath.Join(s.v2Parent, name), fd: -1, psi: -1, pidsMax: spec.PidsMax}
 	if err := os.Mkdir(c.v2, 0o755); err != nil {
 		return nil, fmt.Errorf("make cgroup: %w", err)
 	}
@@ -308,6 +313,10 @@ func (s *cgroupSupport) newCgroup(spec Spec) (c *botCgroup, err error) {
 		return nil, fmt.Errorf("open cpu.stat: %w", err)
 	}
 	c.cpuRead = c.preadCPU
+	c.psi, err = unix.Open(filepath.Join(c.v2, "cpu.pressure"), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil { // a kernel without PSI, or booted with psi=0
+		c.psi = -1
+	}
 	fd, err := unix.Open(c.v2, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("open cgroup: %w", err)
@@ -397,6 +406,39 @@ func (c *botCgroup) cpuTime(buf []byte) (time.Duration, bool) {
 	return time.Duration(us) * time.Microsecond, true
 }
 
+// cpuWait returns how long the bot's processes have been ready to run but waiting for a CPU
+// (the "some" total of cpu.pressure, µs), with one pread into buf, which must hold its
+// first line.
+func (c *botCgroup) cpuWait(buf []byte) (time.Duration, bool) {
+	if c.psi < 0 {
+		return 0, false
+	}
+	n, err := unix.Pread(c.psi, buf, 0)
+	for err == unix.EINTR {
+		n, err = unix.Pread(c.psi, buf, 0)
+	}
+	if err != nil {
+		return 0, false
+	}
+	line := buf[:n]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	const key = " total="
+	i := bytes.Index(line, []byte(key))
+	if !bytes.HasPrefix(line, []byte("some ")) || i < 0 {
+		return 0, false
+	}
+	var us int64
+	for _, ch := range line[i+len(key):] {
+		if ch < '0' || ch > '9' {
+			return 0, false
+		}
+		us = us*10 + int64(ch-'0')
+	}
+	return time.Duration(us) * time.Microsecond, true
+}
+
 // preadCPU reads cpu.stat from its start into c.cpuBuf, which it cuts to what was read.
 func (c *botCgroup) preadCPU(fd uintptr) {
 	for {
@@ -417,6 +459,10 @@ func (c *botCgroup) close() {
 	}
 	if c.cpu != nil {
 		c.cpu.Close()
+	}
+	if c.psi >= 0 {
+		unix.Close(c.psi)
+		c.psi = -1
 	}
 }
 

@@ -151,6 +151,7 @@ func (p *Proc) readReply(written time.Time, timeout time.Duration) (Reply, error
 			if p.meter.cur > 0 {
 				detail += "; partial line " + p.meter.partial()
 			}
+			detail += p.cpuWaitSinceMark(timeout)
 			return r, p.setFault(p.newFault(referee.FaultTimeout, detail))
 		case errors.Is(err, os.ErrClosed) && p.stopping.Load():
 			return r, ErrStopped

@@ -35,6 +35,8 @@ type Proc struct {
 	cpuBuf   [64]byte
 	cpuMark  time.Duration // the bot's CPU time when it was last read
 	cpuLater bool          // Exchange leaves the CPU time to CPUSinceMark (see Conn.MeterCPU)
+	waitMark time.Duration // the bot's time waiting for a CPU (cpuWaitNow) at that reading
+	marked   bool          // CPUSinceMark has been called
 
 	errBuf  *headTail
 	errFile *os.File
@@ -331,9 +333,43 @@ func (p *Proc) drainStderr() {
 // or by Exchange; the first since it started) and moves the mark. Each reading costs a
 // system call (a pread of the cgroup's cpu.stat, about 1 µs, a tenth of a whole round trip),
 // so a caller that does not need the time of every answer reads it less often (Conn.MeterCPU).
+//
+// The reading also marks the time the bot has spent waiting for a CPU, which a timeout
+// reports (cpuWaitSinceMark).
 func (p *Proc) CPUSinceMark() time.Duration {
 	now := p.cpuNow()
 	d := now - p.cpuMark
 	p.cpuMark = now
+	if w, ok := p.cpuWaitNow(); ok {
+		p.waitMark = w
+	}
+	p.marked = true
 	return max(d, 0)
+}
+
+// cpuWaitSinceMark describes, for a timeout's Detail, how long the bot was ready to run but
+// waiting for a CPU since CPUSinceMark last read its CPU time (at its previous answer, or
+// with the referee's reading once a deal, at the end of an earlier deal): "" where that is
+// not measured or under 10 ms. A wait of a tenth of timeout or more is called the machine's.
+func (p *Proc) cpuWaitSinceMark(timeout time.Duration) string {
+	now, ok := p.cpuWaitNow()
+	if !ok {
+		return ""
+	}
+	w := now - p.waitMark
+	if w < 10*time.Millisecond {
+		return ""
+	}
+	since := "since its previous answer"
+	switch {
+	case !p.marked:
+		since = "since it started"
+	case p.cpuLater:
+		since = "since the end of an earlier deal"
+	}
+	s := fmt.Sprintf("; it was ready to run but waiting for a CPU for %d ms %s (cpu.pressure)", w.Milliseconds(), since)
+	if w >= timeout/10 {
+		s += ": the machine was busy, not only the bot slow"
+	}
+	return s
 }

@@ -29,3 +29,6 @@ func (p *Proc) launch(cmd *exec.Cmd, spec Spec) error {
 // cpuNow returns the bot's CPU time so far: macOS gives no way to read another process's CPU
 // clock here, so it is not measured (0; Reply.CPU says "where measurable").
 func (p *Proc) cpuNow() time.Duration { return 0 }
+
+// cpuWaitNow returns the time the bot has waited for a CPU: not measured on macOS.
+func (p *Proc) cpuWaitNow() (time.Duration, bool) { return 0, false }

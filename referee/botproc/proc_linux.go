@@ -183,6 +183,15 @@ func (p *Proc) awaitSandbox() error {
 	return &sandboxBuildError{stderr: p.errBuf.String(), status: p.exitInfo.String()}
 }
 
+// cpuWaitNow returns the time the bot's processes have been ready to run but waiting for a
+// CPU, from its cgroup's cpu.pressure (PSI, "some" total); false where that is not kept.
+func (p *Proc) cpuWaitNow() (time.Duration, bool) {
+	if p.cg == nil {
+		return 0, false
+	}
+	return p.cg.cpuWait(p.cpuBuf[:])
+}
+
 // cpuNow returns the bot's CPU time so far: from the cgroup's cpu.stat (all its processes,
 // µs resolution) or else from the main process's CPU clock (its threads only, ns resolution).
 func (p *Proc) cpuNow() time.Duration {

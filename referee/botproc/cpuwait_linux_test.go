@@ -1,0 +1,68 @@
+package botproc
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/klaverjas-arena/arena/referee"
+)
+
+// TestTimeoutCPUWait: a bot that computes past its deadline on a CPU it shares with a
+// busy process spent about half the time waiting for that CPU, and its timeout says so,
+// from its cgroup's cpu.pressure; a bot that sleeps past its deadline waited for nothing, and
+// its timeout does not blame the machine. Both bots and the busy process are pinned to CPU 0
+// (sched_setaffinity through Spec.CPUs), so other load on the machine only adds to the wait.
+func TestTimeoutCPUWait(t *testing.T) {
+	s := cgroups()
+	if s.v2Parent == "" {
+		t.Skip("no cgroup v2 for the bots: cpu.pressure is per cgroup")
+	}
+	if _, err := os.Stat(filepath.Join(s.v2Parent, "cpu.pressure")); err != nil {
+		t.Skip("the kernel keeps no CPU pressure (PSI) here:", err)
+	}
+	hog := shBot(t, `while :; do :; done`)
+	hog.CPUs = []int{0}
+	mustStart(t, hog)
+
+	// As arena check runs a bot (its CPU time read with every answer), and as the referee
+	// does (Conn.MeterCPU: read once a deal, here just before the request).
+	for _, metered := range []bool{false, true} {
+		busy := pyBot(t, pyReady+`sys.stdin.readline()
+while True:
+    pass`)
+		busy.CPUs = []int{0}
+		p := mustStart(t, busy)
+		ready(t, p)
+		since := "since its previous answer"
+		if metered {
+			Conn{Proc: p}.MeterCPU()
+			p.CPUSinceMark()
+			since = "since the end of an earlier deal"
+		}
+		_, err := p.Exchange([]byte("req x\n"), true, time.Second)
+		f := wantFault(t, err, referee.FaultTimeout, "the machine was busy, not only the bot slow")
+		t.Logf("busy bot: %s", f.Detail)
+		if m := regexp.MustCompile(`waiting for a CPU for (\d+) ms ` + since).FindStringSubmatch(f.Detail); m == nil {
+			t.Errorf("the timeout of a bot sharing its CPU does not give its wait %s: %s", since, f.Detail)
+		} else if ms, _ := strconv.Atoi(m[1]); ms < 200 {
+			t.Errorf("waited %d ms of a 1 s decision on a CPU shared with a busy process, want about half", ms)
+		}
+		_ = p.Stop(100 * time.Millisecond) // so that the next bot shares CPU 0 with the busy process only
+	}
+
+	sleeper := pyBot(t, pyReady+`sys.stdin.readline()
+time.sleep(30)`)
+	sleeper.CPUs = []int{0}
+	p := mustStart(t, sleeper)
+	ready(t, p)
+	_, err := p.Exchange([]byte("req x\n"), true, time.Second)
+	f := wantFault(t, err, referee.FaultTimeout, "no answer within 1s")
+	t.Logf("sleeping bot: %s", f.Detail)
+	if regexp.MustCompile(`machine was busy`).MatchString(f.Detail) {
+		t.Errorf("a sleeping bot's timeout blames the machine: %s", f.Detail)
+	}
+}
