@@ -183,9 +183,9 @@ func (s *cgroupSupport) describe() string {
 		b.WriteString("; no cgroups (" + strings.Join(s.notes, "; ") + "): a bot's descendants that call setsid escape the group kill; no memory or pids limits; CPU time of the bot's main process only (process CPU clock, ns)")
 		return b.String()
 	}
-	wait := "time waiting for a CPU from cpu.pressure, for timeouts"
+	wait := "time kept from a CPU from cpu.pressure, for timeouts"
 	if _, err := os.Stat(filepath.Join(s.v2Parent, "cpu.pressure")); err != nil {
-		wait = "no cpu.pressure: a timeout cannot say how long the bot waited for a CPU"
+		wait = "no cpu.pressure: a timeout cannot say how long the bot was kept from a CPU"
 	}
 	fmt.Fprintf(&b, "; cgroup v2 per bot under %s (cgroup.kill, CPU time from cpu.stat in µs, %s)", s.v2Parent, wait)
 	switch {
@@ -406,9 +406,11 @@ func (c *botCgroup) cpuTime(buf []byte) (time.Duration, bool) {
 	return time.Duration(us) * time.Microsecond, true
 }
 
-// cpuWait returns how long the bot's processes have been ready to run but waiting for a CPU
-// (the "some" total of cpu.pressure, µs), with one pread into buf, which must hold its
-// first line.
+// cpuWait returns how long the bot has been kept from a CPU by other programs: the time when
+// some of its processes were ready to run and none was running (the "full" total of
+// cpu.pressure, µs). A bot that runs more threads than it has CPUs waits for its own threads
+// too, but that is in the "some" total only. It costs one pread into buf, which must hold
+// the file's two lines.
 func (c *botCgroup) cpuWait(buf []byte) (time.Duration, bool) {
 	if c.psi < 0 {
 		return 0, false
@@ -420,21 +422,28 @@ func (c *botCgroup) cpuWait(buf []byte) (time.Duration, bool) {
 	if err != nil {
 		return 0, false
 	}
-	line := buf[:n]
-	if i := bytes.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i]
+	const line, key = "\nfull ", " total="
+	b := buf[:n]
+	i := bytes.Index(b, []byte(line))
+	if i < 0 {
+		return 0, false
 	}
-	const key = " total="
-	i := bytes.Index(line, []byte(key))
-	if !bytes.HasPrefix(line, []byte("some ")) || i < 0 {
+	b = b[i+len(line):]
+	j := bytes.Index(b, []byte(key))
+	if j < 0 {
 		return 0, false
 	}
 	var us int64
-	for _, ch := range line[i+len(key):] {
+	digits := 0
+	for _, ch := range b[j+len(key):] {
 		if ch < '0' || ch > '9' {
-			return 0, false
+			break
 		}
 		us = us*10 + int64(ch-'0')
+		digits++
+	}
+	if digits == 0 {
+		return 0, false
 	}
 	return time.Duration(us) * time.Microsecond, true
 }

@@ -12,10 +12,11 @@ import (
 )
 
 // TestTimeoutCPUWait: a bot that computes past its deadline on a CPU it shares with a
-// busy process spent about half the time waiting for that CPU, and its timeout says so,
-// from its cgroup's cpu.pressure; a bot that sleeps past its deadline waited for nothing, and
-// its timeout does not blame the machine. Both bots and the busy process are pinned to CPU 0
-// (sched_setaffinity through Spec.CPUs), so other load on the machine only adds to the wait.
+// busy process was kept from that CPU about half the time, and its timeout says so, from its
+// cgroup's cpu.pressure; a bot that sleeps past its deadline waited for nothing, and one that
+// keeps two processes busy on its one CPU waited for itself: neither timeout blames the
+// machine. The bots and the busy process are pinned to CPU 0 (sched_setaffinity through
+// Spec.CPUs), so other load on the machine only adds to the first bot's wait.
 func TestTimeoutCPUWait(t *testing.T) {
 	s := cgroups()
 	if s.v2Parent == "" {
@@ -26,7 +27,7 @@ func TestTimeoutCPUWait(t *testing.T) {
 	}
 	hog := shBot(t, `while :; do :; done`)
 	hog.CPUs = []int{0}
-	mustStart(t, hog)
+	hogProc := mustStart(t, hog)
 
 	// As arena check runs a bot (its CPU time read with every answer), and as the referee
 	// does (Conn.MeterCPU: read once a deal, here just before the request).
@@ -46,7 +47,7 @@ while True:
 		_, err := p.Exchange([]byte("req x\n"), true, time.Second)
 		f := wantFault(t, err, referee.FaultTimeout, "the machine was busy, not only the bot slow")
 		t.Logf("busy bot: %s", f.Detail)
-		if m := regexp.MustCompile(`waiting for a CPU for (\d+) ms ` + since).FindStringSubmatch(f.Detail); m == nil {
+		if m := regexp.MustCompile(`for (\d+) ms ` + since + ` it was ready to run but other programs had the CPU`).FindStringSubmatch(f.Detail); m == nil {
 			t.Errorf("the timeout of a bot sharing its CPU does not give its wait %s: %s", since, f.Detail)
 		} else if ms, _ := strconv.Atoi(m[1]); ms < 200 {
 			t.Errorf("waited %d ms of a 1 s decision on a CPU shared with a busy process, want about half", ms)
@@ -64,5 +65,31 @@ time.sleep(30)`)
 	t.Logf("sleeping bot: %s", f.Detail)
 	if regexp.MustCompile(`machine was busy`).MatchString(f.Detail) {
 		t.Errorf("a sleeping bot's timeout blames the machine: %s", f.Detail)
+	}
+	_ = p.Stop(100 * time.Millisecond)
+
+	// The busy process is stopped: the bot's two processes wait mostly for each other, which
+	// is not counted. They are always ready to run, so the time none of them ran is what
+	// other programs took of CPU 0 (other load on the machine), the second and the CPU time
+	// they had apart; counting their waits for each other would give about the whole second.
+	_ = hogProc.Stop(100 * time.Millisecond)
+	twice := shBot(t, `read x; echo ans ready; read x; (while :; do :; done) & while :; do :; done`)
+	twice.CPUs = []int{0}
+	p = mustStart(t, twice)
+	ready(t, p)
+	cpu0 := p.cpuNow()
+	_, err = p.Exchange([]byte("req x\n"), true, time.Second)
+	cpu := p.cpuNow() - cpu0
+	f = wantFault(t, err, referee.FaultTimeout, "no answer within 1s")
+	t.Logf("bot with two busy processes, %v of CPU: %s", cpu, f.Detail)
+	reported := 0
+	if m := regexp.MustCompile(`for (\d+) ms since its previous answer`).FindStringSubmatch(f.Detail); m != nil {
+		reported, _ = strconv.Atoi(m[1])
+	}
+	switch others := time.Second - cpu; {
+	case cpu < 200*time.Millisecond:
+		t.Logf("the bot had only %v of CPU 0 in its second: the machine is too busy to tell its own waits from the machine's", cpu)
+	case time.Duration(reported)*time.Millisecond > others+100*time.Millisecond:
+		t.Errorf("the timeout reports %d ms kept from the CPU, but others had at most %v of it: the bot's waits for its own processes are counted", reported, others)
 	}
 }

@@ -30,12 +30,12 @@ type Proc struct {
 	stderr   *os.File     // read end of the bot's stderr
 	meter    meter
 	lr       *protocol.LineReader
-	consumed uint64 // lines taken from lr (each ends at one newline, except a last one at EOF)
-	fault    *Fault // the first fault; sticky
-	cpuBuf   [64]byte
+	consumed uint64        // lines taken from lr (each ends at one newline, except a last one at EOF)
+	fault    *Fault        // the first fault; sticky
+	cpuBuf   [160]byte     // a reading of cpu.stat or cpu.pressure
 	cpuMark  time.Duration // the bot's CPU time when it was last read
 	cpuLater bool          // Exchange leaves the CPU time to CPUSinceMark (see Conn.MeterCPU)
-	waitMark time.Duration // the bot's time waiting for a CPU (cpuWaitNow) at that reading
+	waitMark time.Duration // the time others had kept the bot from a CPU (cpuWaitNow) at that reading
 	marked   bool          // CPUSinceMark has been called
 
 	errBuf  *headTail
@@ -334,8 +334,8 @@ func (p *Proc) drainStderr() {
 // system call (a pread of the cgroup's cpu.stat, about 1 µs, a tenth of a whole round trip),
 // so a caller that does not need the time of every answer reads it less often (Conn.MeterCPU).
 //
-// The reading also marks the time the bot has spent waiting for a CPU, which a timeout
-// reports (cpuWaitSinceMark).
+// The reading also marks the time other programs have kept the bot from a CPU, which a
+// timeout reports (cpuWaitSinceMark).
 func (p *Proc) CPUSinceMark() time.Duration {
 	now := p.cpuNow()
 	d := now - p.cpuMark
@@ -348,9 +348,9 @@ func (p *Proc) CPUSinceMark() time.Duration {
 }
 
 // cpuWaitSinceMark describes, for a timeout's Detail, how long the bot was ready to run but
-// waiting for a CPU since CPUSinceMark last read its CPU time (at its previous answer, or
-// with the referee's reading once a deal, at the end of an earlier deal): "" where that is
-// not measured or under 10 ms. A wait of a tenth of timeout or more is called the machine's.
+// kept from a CPU by other programs since CPUSinceMark last read its CPU time (at its previous
+// answer, or with the referee's reading once a deal, at the end of an earlier deal): "" where
+// that is not measured or under 10 ms. A tenth of timeout or more is called the machine's.
 func (p *Proc) cpuWaitSinceMark(timeout time.Duration) string {
 	now, ok := p.cpuWaitNow()
 	if !ok {
@@ -367,7 +367,7 @@ func (p *Proc) cpuWaitSinceMark(timeout time.Duration) string {
 	case p.cpuLater:
 		since = "since the end of an earlier deal"
 	}
-	s := fmt.Sprintf("; it was ready to run but waiting for a CPU for %d ms %s (cpu.pressure)", w.Milliseconds(), since)
+	s := fmt.Sprintf("; for %d ms %s it was ready to run but other programs had the CPU (cpu.pressure)", w.Milliseconds(), since)
 	if w >= timeout/10 {
 		s += ": the machine was busy, not only the bot slow"
 	}

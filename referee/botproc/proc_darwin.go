@@ -30,5 +30,5 @@ func (p *Proc) launch(cmd *exec.Cmd, spec Spec) error {
 // clock here, so it is not measured (0; Reply.CPU says "where measurable").
 func (p *Proc) cpuNow() time.Duration { return 0 }
 
-// cpuWaitNow returns the time the bot has waited for a CPU: not measured on macOS.
+// cpuWaitNow returns the time other programs kept the bot from a CPU: not measured on macOS.
 func (p *Proc) cpuWaitNow() (time.Duration, bool) { return 0, false }

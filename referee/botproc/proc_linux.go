@@ -183,8 +183,9 @@ func (p *Proc) awaitSandbox() error {
 	return &sandboxBuildError{stderr: p.errBuf.String(), status: p.exitInfo.String()}
 }
 
-// cpuWaitNow returns the time the bot's processes have been ready to run but waiting for a
-// CPU, from its cgroup's cpu.pressure (PSI, "some" total); false where that is not kept.
+// cpuWaitNow returns the time other programs have kept the bot from a CPU, from its cgroup's
+// cpu.pressure (PSI, "full" total: some of its processes ready to run, none running); false
+// where that is not kept.
 func (p *Proc) cpuWaitNow() (time.Duration, bool) {
 	if p.cg == nil {
 		return 0, false
