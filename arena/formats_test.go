@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -54,7 +53,7 @@ func testKill9MidRound(t *testing.T, extra string, bots, games int, ranking stri
 	// league that finishes before that is played afresh, up to twenty runs in all.
 	midRound, finished := false, false
 	for kill := 0; kill < 20 && !finished && (kill < 6 || !midRound); kill++ {
-		cmd := exec.Command(arena, "league", "--db", db, file)
+		cmd := arenaCommand(arena, "league", "--db", db, file)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Start(); err != nil {
@@ -97,13 +96,13 @@ func testKill9MidRound(t *testing.T, extra string, bots, games int, ranking stri
 	if !midRound {
 		t.Fatal("no kill left a match of a round paired from results half played: the test tested nothing")
 	}
-	out, err := exec.Command(arena, "league", "--db", db, file).CombinedOutput()
+	out, err := arenaCommand(arena, "league", "--db", db, file).CombinedOutput()
 	if err != nil {
 		t.Fatalf("resume: %v\n%s", err, out)
 	}
 	ref, key := filepath.Join(dir, "ref.db"), filepath.Join(dir, "deal.key")
 	writeStoredKey(t, db, "t", key)
-	if out, err := exec.Command(arena, "league", "--db", ref, "--key", key, file).CombinedOutput(); err != nil {
+	if out, err := arenaCommand(arena, "league", "--db", ref, "--key", key, file).CombinedOutput(); err != nil {
 		t.Fatalf("reference run: %v\n%s", err, out)
 	}
 	got, want := checkStore(t, db, file), checkStore(t, ref, file)

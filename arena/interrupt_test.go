@@ -54,7 +54,7 @@ func startLoggedMatch(t *testing.T) (cmd *exec.Cmd, log string, stderr *bytes.Bu
 	arena, bot := buildTools(t)
 	log = filepath.Join(botDir(t), "log.jsonl")
 	botArg := strings.Join(bot, " ")
-	cmd = exec.Command(arena, "match", botArg, botArg, "--games", "100000", "--log", log, "--sandbox", "off")
+	cmd = arenaCommand(arena, "match", botArg, botArg, "--games", "100000", "--log", log, "--sandbox", "off")
 	stderr = &bytes.Buffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
@@ -91,7 +91,7 @@ func TestSecondInterrupt(t *testing.T) {
 		t.Skipf("mkfifo: %v", err)
 	}
 	botArg := strings.Join(bot, " ")
-	key := exec.Command(arena, "match", botArg, botArg, "--key", fifo, "--sandbox", "off")
+	key := arenaCommand(arena, "match", botArg, botArg, "--key", fifo, "--sandbox", "off")
 	var keyOut bytes.Buffer
 	key.Stdout, key.Stderr = &keyOut, &keyOut
 	if err := key.Start(); err != nil {
@@ -109,7 +109,7 @@ func TestSecondInterrupt(t *testing.T) {
 		<-done
 		t.Error("--key FIFO: still waiting after 20 s")
 	}
-	cmd := exec.Command(arena, "replay", "--log", fifo, "x")
+	cmd := arenaCommand(arena, "replay", "--log", fifo, "x")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

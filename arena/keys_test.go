@@ -235,7 +235,7 @@ func TestSeedBotFailsInKeyedLeague(t *testing.T) {
 	bot := buildSeedBot(t)
 	dir := t.TempDir()
 	keyFile := filepath.Join(dir, "deal.key")
-	if out, err := exec.Command(arena, "keygen", keyFile).CombinedOutput(); err != nil {
+	if out, err := arenaCommand(arena, "keygen", keyFile).CombinedOutput(); err != nil {
 		t.Fatalf("keygen: %v\n%s", err, out)
 	}
 	run := func(name string, extra ...string) (file, db, scratch string, out []byte) {
@@ -270,7 +270,7 @@ func TestSeedBotFailsInKeyedLeague(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		out, err := exec.Command(arena, append([]string{"league", "--db", db, file}, extra...)...).CombinedOutput()
+		out, err := arenaCommand(arena, append([]string{"league", "--db", db, file}, extra...)...).CombinedOutput()
 		if err != nil {
 			t.Fatalf("league %s: %v\n%s", name, err, out)
 		}
@@ -278,7 +278,7 @@ func TestSeedBotFailsInKeyedLeague(t *testing.T) {
 	}
 	export := func(db string) ([]referee.DealRecord, []byte) {
 		path := db + ".export"
-		out, err := exec.Command(arena, "export", "--db", db, "--output", path).CombinedOutput()
+		out, err := arenaCommand(arena, "export", "--db", db, "--output", path).CombinedOutput()
 		if err != nil {
 			t.Fatalf("export: %v\n%s", err, out)
 		}
@@ -324,7 +324,7 @@ func TestSeedBotFailsInKeyedLeague(t *testing.T) {
 		key := storedKey(db)
 		hexKey := hex.EncodeToString(key)
 		leftovers, _ := filepath.Glob(db + "*")
-		standings, err := exec.Command(arena, "standings", "--db", db, "--json").CombinedOutput()
+		standings, err := arenaCommand(arena, "standings", "--db", db, "--json").CombinedOutput()
 		if err != nil {
 			t.Fatalf("standings: %v\n%s", err, standings)
 		}
@@ -342,7 +342,7 @@ func TestSeedBotFailsInKeyedLeague(t *testing.T) {
 		if st, _ := os.Stat(db); st.Mode().Perm()&0o077 != 0 {
 			t.Errorf("database mode %v: others may read the deal key", st.Mode())
 		}
-		if out, err := exec.Command(arena, "replay", "--verify", "--db", db).CombinedOutput(); err != nil {
+		if out, err := arenaCommand(arena, "replay", "--verify", "--db", db).CombinedOutput(); err != nil {
 			t.Errorf("%s: replay --verify: %v\n%s", name, err, out)
 		}
 		if name == "given" {
@@ -350,10 +350,10 @@ func TestSeedBotFailsInKeyedLeague(t *testing.T) {
 				t.Error("the league did not keep the key it was given")
 			}
 			otherKey := filepath.Join(dir, "other.key")
-			if out, err := exec.Command(arena, "keygen", otherKey).CombinedOutput(); err != nil {
+			if out, err := arenaCommand(arena, "keygen", otherKey).CombinedOutput(); err != nil {
 				t.Fatalf("keygen: %v\n%s", err, out)
 			}
-			out, err := exec.Command(arena, "league", "--db", db, file, "--key", otherKey).CombinedOutput()
+			out, err := arenaCommand(arena, "league", "--db", db, file, "--key", otherKey).CombinedOutput()
 			if err == nil || !bytes.Contains(out, []byte("started with another key")) || bytes.Contains(out, []byte(hexKey)) {
 				t.Errorf("league resumed with another key: %v\n%s", err, out)
 			}

@@ -136,7 +136,7 @@ func TestLeagueKill9Resume(t *testing.T) {
 	// resume without --key used).
 	ref, key := filepath.Join(dir, "ref.db"), filepath.Join(dir, "deal.key")
 	writeStoredKey(t, db, "t", key)
-	if out, err := exec.Command(arena, "league", "--db", ref, "--key", key, file).CombinedOutput(); err != nil {
+	if out, err := arenaCommand(arena, "league", "--db", ref, "--key", key, file).CombinedOutput(); err != nil {
 		t.Fatalf("reference run: %v\n%s", err, out)
 	}
 	// Bots die with the arena (Pdeathsig): none is left behind.
@@ -174,7 +174,7 @@ func killAndResume(t *testing.T, arena, db, file string, kills int, rng *rand.Ra
 	killed, partial, window := 0, 0, 1
 	var left []map[int][]string // per kill, the deals of the matches it left half played
 	for killed < kills {
-		cmd := exec.Command(arena, "league", "--db", db, file)
+		cmd := arenaCommand(arena, "league", "--db", db, file)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Start(); err != nil {
@@ -207,7 +207,7 @@ func killAndResume(t *testing.T, arena, db, file string, kills int, rng *rand.Ra
 	if killed == kills && partial == 0 {
 		t.Error("no kill hit a match in the middle: the test tested nothing")
 	}
-	out, err := exec.Command(arena, "league", "--db", db, file).CombinedOutput()
+	out, err := arenaCommand(arena, "league", "--db", db, file).CombinedOutput()
 	if err != nil {
 		t.Fatalf("resume: %v\n%s", err, out)
 	}
@@ -438,7 +438,7 @@ func TestLeagueThreePlayer(t *testing.T) {
 	dir := botDir(t)
 	file := writeLeague(t, dir, 4, 3, "[rules]\npreset = \"drie_spelers\"\ngame_end = \"deals:6\"\n")
 	db := filepath.Join(dir, "three.db")
-	if out, err := exec.Command(arena, "league", "--db", db, file).CombinedOutput(); err != nil {
+	if out, err := arenaCommand(arena, "league", "--db", db, file).CombinedOutput(); err != nil {
 		t.Fatalf("league: %v\n%s", err, out)
 	}
 	totals := checkStore(t, db, file)
@@ -450,7 +450,7 @@ func TestLeagueThreePlayer(t *testing.T) {
 			t.Errorf("bot %s: %+v, want 3 matches of 3 games", b.Name, b)
 		}
 	}
-	out, err := exec.Command(arena, "standings", "--db", db, "--json").CombinedOutput()
+	out, err := arenaCommand(arena, "standings", "--db", db, "--json").CombinedOutput()
 	if err != nil {
 		t.Fatalf("standings: %v\n%s", err, out)
 	}
@@ -468,7 +468,7 @@ func TestLeagueThreePlayer(t *testing.T) {
 			t.Errorf("%s has no rating", s.Bot)
 		}
 	}
-	replay, err := exec.Command(arena, "replay", "--db", db, "--verify", "t/0").CombinedOutput()
+	replay, err := arenaCommand(arena, "replay", "--db", db, "--verify", "t/0").CombinedOutput()
 	if err != nil || !bytes.Contains(replay, []byte("verified")) {
 		t.Errorf("replay --verify: %v\n%s", err, replay)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"io"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -27,7 +26,7 @@ func TestMatchLiveLine(t *testing.T) {
 	if err := pty.Setsize(ptm, &pty.Winsize{Rows: 24, Cols: 60}); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(arena, args...)
+	cmd := arenaCommand(arena, args...)
 	cmd.Stderr = pts
 	var out bytes.Buffer
 	cmd.Stdout = &out
@@ -70,7 +69,7 @@ func TestMatchLiveLine(t *testing.T) {
 		t.Errorf("no result:\n%s", out.String())
 	}
 	// Not a terminal: the pair lines alone.
-	cmd = exec.Command(arena, args...)
+	cmd = arenaCommand(arena, args...)
 	var plain bytes.Buffer
 	cmd.Stderr, cmd.Stdout = &plain, io.Discard
 	if err := cmd.Run(); err != nil {

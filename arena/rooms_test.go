@@ -58,7 +58,7 @@ func TestMemoryBotNeverSeesADealTwice(t *testing.T) {
 		if err := os.WriteFile(bots, []byte(entries(dir)), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		out, err := exec.Command(arena, "match", "--bots", bots, "mem", "rnd", "--games", "3", "--seed", "5",
+		out, err := arenaCommand(arena, "match", "--bots", bots, "mem", "rnd", "--games", "3", "--seed", "5",
 			"-o", "game_end=deals:8").CombinedOutput()
 		if err != nil {
 			t.Fatalf("match: %v\n%s", err, out)
@@ -73,7 +73,7 @@ func TestMemoryBotNeverSeesADealTwice(t *testing.T) {
 			if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			out, err := exec.Command(arena, "league", "--quiet", "--db", filepath.Join(dir, "arena.db"), file).CombinedOutput()
+			out, err := arenaCommand(arena, "league", "--quiet", "--db", filepath.Join(dir, "arena.db"), file).CombinedOutput()
 			if err != nil {
 				t.Fatalf("league: %v\n%s", err, out)
 			}

@@ -23,7 +23,7 @@ import (
 // The rest of its output is collected in out.
 func startViewer(t *testing.T, arena string, out *strings.Builder, args ...string) (*exec.Cmd, string, chan error) {
 	t.Helper()
-	cmd := exec.Command(arena, args...)
+	cmd := arenaCommand(arena, args...)
 	pipe, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -173,7 +173,7 @@ func TestServeLiveLeague(t *testing.T) {
 
 	// The finished database, then its export, served by arena serve; Ctrl-C stops it.
 	export := filepath.Join(dir, "live.jsonl")
-	if err := exec.Command(arena, "export", "--db", db, "--output", export).Run(); err != nil {
+	if err := arenaCommand(arena, "export", "--db", db, "--output", export).Run(); err != nil {
 		t.Fatal(err)
 	}
 	for _, src := range [][]string{{"--db", db}, {"--log", export}} {

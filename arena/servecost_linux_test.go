@@ -136,7 +136,7 @@ func serveOnce(t *testing.T, arena, file, db, mode, profile string) serveRun {
 	if mode != "plain" {
 		args = append(args, "--serve", "127.0.0.1:0")
 	}
-	cmd := exec.Command(arena, append(args, file)...)
+	cmd := arenaCommand(arena, append(args, file)...)
 	cmd.Env = append(os.Environ(), "ARENA_CPUPROFILE="+profile)
 	pipe, err := cmd.StdoutPipe()
 	if err != nil {

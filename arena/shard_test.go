@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -45,7 +44,7 @@ func TestShardKill9Merge(t *testing.T) {
 	partial, mergedRunning := false, false
 	window := 1.0
 	for kills, attempt := 0, 0; (kills < 5 || !partial) && attempt < 20; attempt++ {
-		cmd := exec.Command(arena, shard(1)...)
+		cmd := arenaCommand(arena, shard(1)...)
 		var log bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &log, &log
 		if err := cmd.Start(); err != nil {
@@ -91,7 +90,7 @@ func TestShardKill9Merge(t *testing.T) {
 		t.Error("no kill left a match of shard 1 half played: the kills tested nothing")
 	}
 	for i := 1; i <= 2; i++ {
-		if text, err := exec.Command(arena, shard(i)...).CombinedOutput(); err != nil {
+		if text, err := arenaCommand(arena, shard(i)...).CombinedOutput(); err != nil {
 			t.Fatalf("shard %d: %v\n%s", i, err, text)
 		}
 	}
@@ -102,18 +101,18 @@ func TestShardKill9Merge(t *testing.T) {
 	if err := os.WriteFile(store.CopyPath(filepath.Join(dir, "shard-1.db")), []byte("stale"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if text, err := exec.Command(arena, shard(1)...).CombinedOutput(); err != nil || !bytes.Contains(text, []byte("is finished")) {
+	if text, err := arenaCommand(arena, shard(1)...).CombinedOutput(); err != nil || !bytes.Contains(text, []byte("is finished")) {
 		t.Fatalf("finished shard 1 again: %v\n%s", err, text)
 	}
 	if _, err := os.Stat(store.CopyPath(filepath.Join(dir, "shard-1.db"))); err == nil {
 		t.Error("a finished shard run again left the copy of a killed run behind")
 	}
-	text, err := exec.Command(arena, "merge", "--complete", out, filepath.Join(dir, "shard-1.db"), filepath.Join(dir, "shard-2.db")).CombinedOutput()
+	text, err := arenaCommand(arena, "merge", "--complete", out, filepath.Join(dir, "shard-1.db"), filepath.Join(dir, "shard-2.db")).CombinedOutput()
 	if err != nil || !bytes.Contains(text, []byte("league t is complete")) {
 		t.Fatalf("merge: %v\n%s", err, text)
 	}
 	ref := filepath.Join(dir, "whole.db")
-	if text, err := exec.Command(arena, "league", "--key", key, "--db", ref, file).CombinedOutput(); err != nil {
+	if text, err := arenaCommand(arena, "league", "--key", key, "--db", ref, file).CombinedOutput(); err != nil {
 		t.Fatalf("whole league: %v\n%s", err, text)
 	}
 	got, want := checkStore(t, out, file), checkStore(t, ref, file)
@@ -146,7 +145,7 @@ func mergeRunningShard(t *testing.T, arena, out, path string, exited <-chan erro
 	if len(exited) > 0 {
 		return false
 	}
-	text, err := exec.Command(arena, "merge", out, path).CombinedOutput()
+	text, err := arenaCommand(arena, "merge", out, path).CombinedOutput()
 	if err != nil {
 		t.Fatalf("merge while shard 1 runs: %v\n%s", err, text)
 	}

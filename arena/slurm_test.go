@@ -79,7 +79,7 @@ func TestSlurmScripts(t *testing.T) {
 	dir := botDir(t)
 	file := exampleLeague(t, dir, 2)
 	jobs, out := filepath.Join(dir, "jobs"), filepath.Join(dir, "merged.db")
-	text, err := exec.Command(arena, "slurm", file, "--shards", "2", "--db", out, "--dir", jobs, "--time", "10:00", "--cpus-per-task", "3", "--sbatch", "--account=klaverjas").CombinedOutput()
+	text, err := arenaCommand(arena, "slurm", file, "--shards", "2", "--db", out, "--dir", jobs, "--time", "10:00", "--cpus-per-task", "3", "--sbatch", "--account=klaverjas").CombinedOutput()
 	if err != nil {
 		t.Fatalf("arena slurm: %v\n%s", err, text)
 	}
@@ -112,13 +112,13 @@ func TestSlurmScripts(t *testing.T) {
 		t.Fatalf("merge.sbatch: %v\n%s", err, text)
 	}
 	whole := filepath.Join(dir, "whole.db")
-	if text, err := exec.Command(arena, "league", "--key", key, "--db", whole, file).CombinedOutput(); err != nil {
+	if text, err := arenaCommand(arena, "league", "--key", key, "--db", whole, file).CombinedOutput(); err != nil {
 		t.Fatalf("whole league: %v\n%s", err, text)
 	}
 	sameAsWhole(t, out, whole, file)
 	// Running arena slurm again keeps DIR's key; a knockout is refused.
 	before, _ := os.ReadFile(key)
-	if text, err := exec.Command(arena, "slurm", file, "--shards", "2", "--db", out, "--dir", jobs).CombinedOutput(); err != nil {
+	if text, err := arenaCommand(arena, "slurm", file, "--shards", "2", "--db", out, "--dir", jobs).CombinedOutput(); err != nil {
 		t.Fatalf("again: %v\n%s", err, text)
 	}
 	if after, _ := os.ReadFile(key); !bytes.Equal(before, after) {
@@ -129,7 +129,7 @@ func TestSlurmScripts(t *testing.T) {
 	if err := os.WriteFile(ko, append([]byte("format = \"knockout\"\n"), data...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if text, err := exec.Command(arena, "slurm", ko, "--shards", "2", "--db", out, "--dir", t.TempDir()).CombinedOutput(); err == nil || !bytes.Contains(text, []byte("cannot be sharded")) {
+	if text, err := arenaCommand(arena, "slurm", ko, "--shards", "2", "--db", out, "--dir", t.TempDir()).CombinedOutput(); err == nil || !bytes.Contains(text, []byte("cannot be sharded")) {
 		t.Errorf("a knockout in shards: %v\n%s", err, text)
 	}
 }
@@ -151,7 +151,7 @@ func TestSlurm(t *testing.T) {
 	}
 	whole := filepath.Join(dir, "whole.db")
 	start := time.Now()
-	if text, err := exec.Command(arena, "league", "--key", key, "--db", whole, "--concurrency", "2", file).CombinedOutput(); err != nil {
+	if text, err := arenaCommand(arena, "league", "--key", key, "--db", whole, "--concurrency", "2", file).CombinedOutput(); err != nil {
 		t.Fatalf("whole league: %v\n%s", err, text)
 	}
 	t.Logf("whole league on this machine: %v", time.Since(start).Round(time.Millisecond))
@@ -160,7 +160,7 @@ func TestSlurm(t *testing.T) {
 			jobs := filepath.Join(dir, fmt.Sprintf("jobs-%v", requeue))
 			out := filepath.Join(dir, fmt.Sprintf("merged-%v.db", requeue))
 			start := time.Now()
-			text, err := exec.Command(arena, "slurm", file, "--shards", "4", "--db", out, "--dir", jobs, "--key", key, "--submit").CombinedOutput()
+			text, err := arenaCommand(arena, "slurm", file, "--shards", "4", "--db", out, "--dir", jobs, "--key", key, "--submit").CombinedOutput()
 			if err != nil {
 				t.Fatalf("arena slurm --submit: %v\n%s", err, text)
 			}
