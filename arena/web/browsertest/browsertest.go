@@ -37,8 +37,10 @@ func Start(t *testing.T) *Browser {
 	if path == "" {
 		t.Skip("browser test skipped: no chromium on PATH (make deps installs Debian's chromium)")
 	}
+	// Chromium makes its singleton socket's directory (org.chromium.Chromium.*) in TMPDIR and
+	// leaves it there when it is killed at the end: in the test's own directory it goes too.
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.WindowSize(1100, 1300))
+		chromedp.DisableGPU, chromedp.WindowSize(1100, 1300), chromedp.Env("TMPDIR="+t.TempDir()))
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelTab := chromedp.NewContext(actx)
 	ctx, cancelTime := context.WithTimeout(ctx, 5*time.Minute)
