@@ -295,37 +295,10 @@ func expectedCollateral(bot, item string) bool {
 // TestDeclinedRuleset: a Python SDK bot that refuses Rotterdams play is reported as
 // declining those rulesets, which is not a failure.
 func TestDeclinedRuleset(t *testing.T) {
-	py := pythonExe()
-	if py == "" {
-		t.Skip("python3 not found")
-	}
 	t.Parallel()
-	script := `import sys
-sys.path.insert(0, ` + "'" + filepath.Join(repoRoot(t), "examplebots/python") + "'" + `)
-import random
-import klaverjas as kj
-
-def decide(state, d):
-    if d.kind == "bid":
-        return random.choice(d.legal_bids)
-    if d.kind == "play":
-        return random.choice(d.legal_cards)
-    return 0
-
-def accept(options):
-    if options["play_rule"] == "rotterdams":
-        return "Amsterdams only"
-    return None
-
-print("starting", file=sys.stderr)
-kj.run(kj.Bot("amsterdammer", "tests", decide, accept=accept))
-`
-	path := filepath.Join(t.TempDir(), "amsterdammer.py")
-	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	stderr := filepath.Join(t.TempDir(), "stderr.txt")
-	rep := checkBot(t, []string{py, path}, referee.TimeControl{Startup: 10 * time.Second, Decision: time.Second, Grace: 50 * time.Millisecond}, stderr)
+	bot := pickyBot(t, "amsterdammer", `options["play_rule"] == "rotterdams"`, "Amsterdams only")
+	rep := checkBot(t, bot, referee.TimeControl{Startup: 10 * time.Second, Decision: time.Second, Grace: 50 * time.Millisecond}, stderr)
 	if !rep.Passed {
 		t.Errorf("a bot that declines Rotterdams fails: %s", rep.Summary)
 	}
@@ -340,9 +313,10 @@ kj.run(kj.Bot("amsterdammer", "tests", decide, accept=accept))
 	}
 }
 
-// pickyBot writes a Python SDK bot that refuses every ruleset whose options match refuse
-// (an option name and value) and plays random legal choices otherwise.
-func pickyBot(t *testing.T, name, refuseIf string) []string {
+// pickyBot writes a Python SDK bot that answers refuse with reason to every ruleset for which
+// the Python condition refuseIf on its options holds, plays random legal choices otherwise,
+// and says "starting" on stderr.
+func pickyBot(t *testing.T, name, refuseIf, reason string) []string {
 	t.Helper()
 	py := pythonExe()
 	if py == "" {
@@ -362,9 +336,10 @@ def decide(state, d):
 
 def accept(options):
     if ` + refuseIf + `:
-        return "not my game"
+        return "` + reason + `"
     return None
 
+print("starting", file=sys.stderr)
 kj.run(kj.Bot("` + name + `", "tests", decide, accept=accept))
 `
 	path := filepath.Join(t.TempDir(), name+".py")
@@ -381,7 +356,7 @@ func TestRefusesDefaultRuleset(t *testing.T) {
 	tc := referee.TimeControl{Startup: 10 * time.Second, Decision: time.Second, Grace: 50 * time.Millisecond}
 	t.Run("rotterdams-only", func(t *testing.T) {
 		t.Parallel()
-		rep := checkBot(t, pickyBot(t, "rotterdammer", `options["play_rule"] != "rotterdams"`), tc, "")
+		rep := checkBot(t, pickyBot(t, "rotterdammer", `options["play_rule"] != "rotterdams"`, "not my game"), tc, "")
 		if !rep.Passed {
 			t.Errorf("a bot that plays only Rotterdams fails: %s", rep.Summary)
 		}
@@ -400,7 +375,7 @@ func TestRefusesDefaultRuleset(t *testing.T) {
 	})
 	t.Run("no-preset", func(t *testing.T) {
 		t.Parallel()
-		rep := checkBot(t, pickyBot(t, "nothing", `options["players"] == "4"`), tc, "")
+		rep := checkBot(t, pickyBot(t, "nothing", `options["players"] == "4"`, "not my game"), tc, "")
 		if rep.Passed {
 			t.Errorf("a bot that plays no four-player preset passes: %s", rep.Summary)
 		}
