@@ -190,9 +190,10 @@ func rulesetName(rs *rules.Ruleset) string {
 	var bestDiff []string
 	for _, name := range rules.PresetNames() {
 		p, _ := rules.Preset(name)
+		preset := p.Options()
 		var diff []string
 		for i, kv := range rs.Options() {
-			if kv[1] != p.Options()[i][1] {
+			if kv[1] != preset[i][1] {
 				diff = append(diff, kv[0]+"="+kv[1])
 			}
 		}
