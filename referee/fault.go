@@ -1,6 +1,9 @@
 package referee
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // FaultKind classifies what a bot did wrong (RULES.md §7.4, spec.md §7). It is the one fault
 // type of the arena: referee/botproc reports a program's faults with these kinds, and the deal
@@ -28,3 +31,13 @@ type Fault struct {
 }
 
 func (f *Fault) Error() string { return fmt.Sprintf("%s: %s", f.Kind, f.Detail) }
+
+// BusyMachine ends the Detail of a timeout whose bot other programs kept from a CPU for a
+// tenth of its time or more (referee/botproc, from the bot's cgroup cpu.pressure): the
+// machine, not only the bot, made it late.
+const BusyMachine = "the machine was busy, not only the bot slow"
+
+// OnBusyMachine says whether the fault is a timeout on a busy machine (BusyMachine).
+func (f *Fault) OnBusyMachine() bool {
+	return f.Kind == FaultTimeout && strings.HasSuffix(f.Detail, BusyMachine)
+}

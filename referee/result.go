@@ -41,6 +41,8 @@ type BotStats struct {
 	CPU       time.Duration     `json:"cpu_ns"`
 	MaxWall   time.Duration     `json:"max_wall_ns"`
 	Faults    map[FaultKind]int `json:"faults,omitempty"`
+	// BusyTimeouts counts the timeouts among Faults on a busy machine (Fault.OnBusyMachine).
+	BusyTimeouts int `json:"busy_timeouts,omitempty"`
 }
 
 // GameResult is one game of the match; lists are per side.
@@ -124,6 +126,9 @@ func (r *Result) addFault(s protocol.Seat, side int, f *Fault) {
 		b.Faults = map[FaultKind]int{}
 	}
 	b.Faults[f.Kind]++
+	if f.OnBusyMachine() {
+		b.BusyTimeouts++
+	}
 	r.Sides[side].Forfeits++
 }
 
@@ -201,6 +206,7 @@ func (r *Result) Merge(o *Result) {
 		a.Wall += b.Wall
 		a.CPU += b.CPU
 		a.MaxWall = max(a.MaxWall, b.MaxWall)
+		a.BusyTimeouts += b.BusyTimeouts
 		for k, n := range b.Faults {
 			if a.Faults == nil {
 				a.Faults = map[FaultKind]int{}

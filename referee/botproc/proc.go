@@ -369,7 +369,7 @@ func (p *Proc) cpuWaitSinceMark(timeout time.Duration) string {
 	}
 	s := fmt.Sprintf("; for %d ms %s it was ready to run but other programs had the CPU (cpu.pressure)", w.Milliseconds(), since)
 	if w >= timeout/10 {
-		s += ": the machine was busy, not only the bot slow"
+		s += ": " + referee.BusyMachine
 	}
 	return s
 }

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// cpuBot answers each play request after about 0.1 s of computing (a shell loop), the
+// first legal card; it bids the first legal bid.
+const cpuBot = `#!/usr/bin/env bash
+while read -r kind rest; do
+  set -- $rest
+  case $kind in
+    klaverjas) echo "hello 1 cpubot tests" ;;
+    rules) echo ok ;;
+    bid) shift 2; echo "$1" ;;
+    play) shift 5; n=0; while [ $n -lt 30000 ]; do n=$((n+1)); done; echo "$1" ;;
+    claim) echo 0 ;;
+    quit) exit 0 ;;
+  esac
+done
+`
+
+// TestMatchBusyMachineTimeouts: with a busy process pinned to every CPU, the table's CPU
+// (--affinity shared) is shared, and a bot that computes for about two thirds of its time
+// is late; its timeouts say that the machine was busy, and the match's table counts them. More
+// load on the machine only makes more of them.
+func TestMatchBusyMachineTimeouts(t *testing.T) {
+	if _, err := os.Stat("/sys/fs/cgroup/unified/cpu.pressure"); err != nil {
+		if _, err2 := os.Stat("/sys/fs/cgroup/cpu.pressure"); err2 != nil {
+			t.Skip("no cgroup v2 cpu.pressure here (PSI):", err)
+		}
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash for the bots:", err)
+	}
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 for the busy processes:", err)
+	}
+	dir := t.TempDir()
+	bot := filepath.Join(dir, "cpubot.sh")
+	if err := os.WriteFile(bot, []byte(cpuBot), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for cpu := range runtime.NumCPU() {
+		hog := exec.Command(py, "-c", fmt.Sprintf("import os\nos.sched_setaffinity(0, {%d})\nwhile True: pass", cpu))
+		if err := hog.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = hog.Process.Kill(); _ = hog.Wait() })
+	}
+	out, errOut, err := runArena(t, "match", bash+" "+bot, bash+" "+filepath.Join("..", "examplebots/shell/random.sh"),
+		"--games", "1", "--time", "100ms", "--max-faults", "1000", "--affinity", "shared", "--sandbox", "off")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	t.Log("\n" + out)
+	if !strings.Contains(out, " on a busy machine)") {
+		t.Errorf("the match table counts no timeout on a busy machine:\n%s", out)
+	}
+	if !strings.Contains(errOut, "other programs had the CPU (cpu.pressure): the machine was busy") {
+		t.Errorf("no timeout detail blames the busy machine:\n%s", errOut)
+	}
+}
