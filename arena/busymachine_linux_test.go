@@ -26,11 +26,12 @@ while read -r kind rest; do
 done
 `
 
-// TestMatchBusyMachineTimeouts: with a busy process pinned to every CPU, the table's CPU
+// TestBusyMachineTimeouts: with a busy process pinned to every CPU, the table's CPU
 // (--affinity shared) is shared, and a bot that computes for about two thirds of its time
-// is late; its timeouts say that the machine was busy, and the match's table counts them. More
-// load on the machine only makes more of them.
-func TestMatchBusyMachineTimeouts(t *testing.T) {
+// is late; its timeouts say that the machine was busy, and the match's table counts them, as
+// do a league's standings (stored, and recomputed from the deals alike). More load on the
+// machine only makes more of them.
+func TestBusyMachineTimeouts(t *testing.T) {
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("no bash for the bots:", err)
@@ -51,8 +52,9 @@ func TestMatchBusyMachineTimeouts(t *testing.T) {
 		}
 		t.Cleanup(func() { _ = hog.Process.Kill(); _ = hog.Wait() })
 	}
-	out, errOut, err := runArena(t, "match", bash+" "+bot, bash+" "+filepath.Join("..", "examplebots/shell/random.sh"),
-		"--games", "1", "--time", "100ms", "--max-faults", "1000", "--affinity", "shared", "--sandbox", "off")
+	random, _ := filepath.Abs(filepath.Join("..", "examplebots/shell/random.sh"))
+	out, errOut, err := runArena(t, "match", bash+" "+bot, bash+" "+random,
+		"--games", "1", "-o", "game_end=deals:4", "--time", "100ms", "--max-faults", "1000", "--affinity", "shared", "--sandbox", "off")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
@@ -65,5 +67,25 @@ func TestMatchBusyMachineTimeouts(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "other programs had the CPU (cpu.pressure): the machine was busy") {
 		t.Errorf("no timeout detail blames the busy machine:\n%s", errOut)
+	}
+
+	league := filepath.Join(dir, "league.toml")
+	text := fmt.Sprintf("name = \"busy\"\ngames = 2\nsandbox = \"off\"\nmax_faults = 1000\n[rules]\ngame_end = \"deals:4\"\n[time]\ndecision = \"100ms\"\n"+
+		"[[bot]]\nname = \"cpubot\"\ncmd = [%q, %q]\n[[bot]]\nname = \"random\"\ncmd = [%q, %q]\n", bash, bot, bash, random)
+	if err := os.WriteFile(league, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "arena.db")
+	if _, errOut, err := runArena(t, "league", "--quiet", "--db", db, league); err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	for _, args := range [][]string{{"standings", "--db", db}, {"standings", "--db", db, "--recompute"}} {
+		out, errOut, err := runArena(t, args...)
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, errOut)
+		}
+		if !strings.Contains(out, " on a busy machine)") {
+			t.Errorf("%v counts no timeout on a busy machine:\n%s", args, out)
+		}
 	}
 }

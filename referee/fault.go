@@ -38,6 +38,11 @@ func (f *Fault) Error() string { return fmt.Sprintf("%s: %s", f.Kind, f.Detail) 
 const BusyMachine = "the machine was busy, not only the bot slow"
 
 // OnBusyMachine says whether the fault is a timeout on a busy machine (BusyMachine).
-func (f *Fault) OnBusyMachine() bool {
-	return f.Kind == FaultTimeout && strings.HasSuffix(f.Detail, BusyMachine)
+func (f *Fault) OnBusyMachine() bool { return onBusyMachine(f.Kind, f.Detail) }
+
+// OnBusyMachine says whether the recorded fault is a timeout on a busy machine (BusyMachine).
+func (f *FaultRecord) OnBusyMachine() bool { return onBusyMachine(f.Kind, f.Detail) }
+
+func onBusyMachine(kind FaultKind, detail string) bool {
+	return kind == FaultTimeout && strings.HasSuffix(detail, BusyMachine)
 }

@@ -109,6 +109,9 @@ func summarizeScores(rs *rules.Ruleset, deals []store.DealScore, m *store.Match,
 				bt.Faults = map[string]int{}
 			}
 			bt.Faults[string(f.Kind)]++
+			if f.OnBusyMachine() {
+				bt.BusyTimeouts++
+			}
 		}
 	}
 	t.Matches++

@@ -103,6 +103,7 @@ type BotTotals struct {
 	Nat           int            `json:"nat"`  // deals its team went nat as makers
 	Pit           int            `json:"pit"`  // deals its team took every trick
 	Faults        map[string]int `json:"faults,omitempty"`
+	BusyTimeouts  int            `json:"busy_timeouts,omitempty"` // of its timeouts, those on a busy machine (referee.BusyMachine)
 }
 
 // Totals are a league's sums over its finished matches: per-bot totals and the rating

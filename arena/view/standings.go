@@ -30,6 +30,8 @@ type Standing struct {
 	NatRate  float64        `json:"nat_rate"` // of the deals its team made trump
 	PitRate  float64        `json:"pit_rate"` // of its deals
 	Faults   map[string]int `json:"faults,omitempty"`
+	// BusyTimeouts counts the timeouts among Faults on a busy machine (referee.BusyMachine).
+	BusyTimeouts int `json:"busy_timeouts,omitempty"`
 	// Index is the bot's index in the league (its rating index): Totals.Bots[Index].
 	Index int `json:"-"`
 }
@@ -97,7 +99,7 @@ func ComputeStandings(name string, t *store.Totals, opt StandingsOptions) (*Stan
 		tab.points = points
 	}
 	for i, b := range t.Bots {
-		s := Standing{Bot: b.Name, Games: b.Games, Deals: b.Deals, Wins: b.Wins, Draws: b.Draws, Losses: b.Losses, Faults: b.Faults, Index: i}
+		s := Standing{Bot: b.Name, Games: b.Games, Deals: b.Deals, Wins: b.Wins, Draws: b.Draws, Losses: b.Losses, Faults: b.Faults, BusyTimeouts: b.BusyTimeouts, Index: i}
 		if all := b.PointsFor + b.PointsAgainst; all > 0 {
 			s.Share = float64(b.PointsFor) / float64(all)
 		}

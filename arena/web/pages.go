@@ -249,6 +249,9 @@ func (s *Server) bot(r *http.Request) (string, any, error) {
 		p.Faults = append(p.Faults, kindCount{k, n})
 	}
 	slices.SortFunc(p.Faults, func(a, b kindCount) int { return b.Count - a.Count })
+	if n := tab.Standings[row].BusyTimeouts; n > 0 {
+		p.Faults = append(p.Faults, kindCount{"of the timeouts, on a busy machine", n})
+	}
 	p.Hist = newHistogram(p.Report.Times.Histogram)
 	return "bot", p, nil
 }

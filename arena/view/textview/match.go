@@ -26,11 +26,7 @@ func Match(w io.Writer, m *view.MatchSummary) {
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "seat\tbot\tdecisions\tmean ms\tmax ms\tcpu ms\tfaults\t")
 	for _, b := range m.Bots {
-		faults := FaultList(b.Faults)
-		if b.BusyTimeouts > 0 {
-			faults += fmt.Sprintf(" (%d on a busy machine)", b.BusyTimeouts)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.1f\t%.0f\t%s\t\n", b.Seat, b.Name, b.Decisions, b.MeanMS, b.MaxMS, b.CPUMS, faults)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.1f\t%.0f\t%s\t\n", b.Seat, b.Name, b.Decisions, b.MeanMS, b.MaxMS, b.CPUMS, FaultList(b.Faults)+BusyNote(b.BusyTimeouts))
 	}
 	tw.Flush()
 	switch {

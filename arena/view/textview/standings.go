@@ -37,7 +37,7 @@ func Standings(w io.Writer, tab *view.Standings) error {
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%.1f%%\t%d-%d-%d\t%.1f%%\t%.1f%%\t%s\t%s\n", s.Rank, s.Bot,
 			num(s.Elo, "%+.0f"), num(s.CI95, "%.0f"), num(s.GameElo, "%+.0f"), num(s.GameCI95, "%.0f"),
-			s.Games, s.Deals, 100*s.Share, s.Wins, s.Draws, s.Losses, 100*s.NatRate, 100*s.PitRate, FaultList(s.Faults), author)
+			s.Games, s.Deals, 100*s.Share, s.Wins, s.Draws, s.Losses, 100*s.NatRate, 100*s.PitRate, FaultList(s.Faults)+BusyNote(s.BusyTimeouts), author)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -74,6 +74,15 @@ func num(v *float64, format string) string {
 		return "-"
 	}
 	return fmt.Sprintf(format, *v)
+}
+
+// BusyNote is what follows a fault list when n of its timeouts were on a busy machine:
+// " (n on a busy machine)", or "" for none.
+func BusyNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d on a busy machine)", n)
 }
 
 // FaultList writes fault counts by kind, e.g. "crash:1,timeout:2", or "-" for none.
