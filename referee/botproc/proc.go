@@ -330,12 +330,11 @@ func (p *Proc) drainStderr() {
 }
 
 // CPUSinceMark returns the CPU time the bot used since the previous reading (by this method
-// or by Exchange; the first since it started) and moves the mark. Each reading costs a
-// system call (a pread of the cgroup's cpu.stat, about 1 µs, a tenth of a whole round trip),
-// so a caller that does not need the time of every answer reads it less often (Conn.MeterCPU).
-//
-// The reading also marks the time other programs have kept the bot from a CPU, which a
-// timeout reports (cpuWaitSinceMark).
+// or by Exchange; the first since it started) and moves the mark. The reading also marks the
+// time other programs have kept the bot from a CPU, which a timeout reports
+// (cpuWaitSinceMark). It costs two system calls (preads of the cgroup's cpu.stat and
+// cpu.pressure, about 2 and 3 µs: BENCHMARKS.md), so a caller that does not need the time of
+// every answer reads it less often (Conn.MeterCPU).
 func (p *Proc) CPUSinceMark() time.Duration {
 	now := p.cpuNow()
 	d := now - p.cpuMark
