@@ -13,10 +13,11 @@ import (
 
 // TestTimeoutCPUWait: a bot that computes past its deadline on a CPU it shares with a
 // busy process was kept from that CPU about half the time, and its timeout says so, from its
-// cgroup's cpu.pressure; a bot that sleeps past its deadline waited for nothing, and one that
-// keeps two processes busy on its one CPU waited for itself: neither timeout blames the
-// machine. The bots and the busy process are pinned to CPU 0 (sched_setaffinity through
-// Spec.CPUs), so other load on the machine only adds to the first bot's wait.
+// cgroup's cpu.pressure; a bot that sleeps past its deadline waited for nothing, and its
+// timeout does not blame the machine; one that keeps two processes busy on its one CPU waits
+// for itself, which is not counted: at most what other programs took of the CPU is. The bots
+// and the busy process are pinned to CPU 0 (sched_setaffinity through Spec.CPUs), so other
+// load on the machine only adds to the first bot's wait.
 func TestTimeoutCPUWait(t *testing.T) {
 	s := cgroups()
 	if s.v2Parent == "" {
