@@ -10,20 +10,28 @@ import (
 	"testing"
 )
 
-// cpuBot answers each play request after about 0.1 s of computing (a shell loop), the
-// first legal card; it bids the first legal bid.
-const cpuBot = `#!/usr/bin/env bash
-while read -r kind rest; do
-  set -- $rest
-  case $kind in
-    klaverjas) echo "hello 1 cpubot tests" ;;
-    rules) echo ok ;;
-    bid) shift 2; echo "$1" ;;
-    play) shift 5; n=0; while [ $n -lt 30000 ]; do n=$((n+1)); done; echo "$1" ;;
-    claim) echo 0 ;;
-    quit) exit 0 ;;
-  esac
-done
+// cpuBot answers each play request after 0.1 s of its own CPU time (a busy loop, so on any
+// machine), the first legal card; it bids the first legal bid.
+const cpuBot = `import sys, time
+for line in sys.stdin:
+    w = line.split()
+    if not w:
+        continue
+    if w[0] == "klaverjas":
+        print("hello 1 cpubot tests", flush=True)
+    elif w[0] == "rules":
+        print("ok", flush=True)
+    elif w[0] == "bid":
+        print(w[3], flush=True)
+    elif w[0] == "play":
+        start = time.process_time()
+        while time.process_time() - start < 0.1:
+            pass
+        print(w[6], flush=True)
+    elif w[0] == "claim":
+        print(0, flush=True)
+    elif w[0] == "quit":
+        break
 `
 
 // TestBusyMachineTimeouts: with a busy process pinned to every CPU, the table's CPU
@@ -34,14 +42,14 @@ done
 func TestBusyMachineTimeouts(t *testing.T) {
 	bash, err := exec.LookPath("bash")
 	if err != nil {
-		t.Skip("no bash for the bots:", err)
+		t.Skip("no bash for the random bot:", err)
 	}
 	py, err := exec.LookPath("python3")
 	if err != nil {
-		t.Skip("no python3 for the busy processes:", err)
+		t.Skip("no python3 for the bot and the busy processes:", err)
 	}
 	dir := t.TempDir()
-	bot := filepath.Join(dir, "cpubot.sh")
+	bot := filepath.Join(dir, "cpubot.py")
 	if err := os.WriteFile(bot, []byte(cpuBot), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +61,7 @@ func TestBusyMachineTimeouts(t *testing.T) {
 		t.Cleanup(func() { _ = hog.Process.Kill(); _ = hog.Wait() })
 	}
 	random, _ := filepath.Abs(filepath.Join("..", "examplebots/shell/random.sh"))
-	out, errOut, err := runArena(t, "match", bash+" "+bot, bash+" "+random,
+	out, errOut, err := runArena(t, "match", py+" "+bot, bash+" "+random,
 		"--games", "1", "-o", "game_end=deals:4", "--time", "100ms", "--max-faults", "1000", "--affinity", "shared", "--sandbox", "off")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
@@ -71,7 +79,7 @@ func TestBusyMachineTimeouts(t *testing.T) {
 
 	league := filepath.Join(dir, "league.toml")
 	text := fmt.Sprintf("name = \"busy\"\ngames = 2\nsandbox = \"off\"\nmax_faults = 1000\n[rules]\ngame_end = \"deals:4\"\n[time]\ndecision = \"100ms\"\n"+
-		"[[bot]]\nname = \"cpubot\"\ncmd = [%q, %q]\n[[bot]]\nname = \"random\"\ncmd = [%q, %q]\n", bash, bot, bash, random)
+		"[[bot]]\nname = \"cpubot\"\ncmd = [%q, %q]\n[[bot]]\nname = \"random\"\ncmd = [%q, %q]\n", py, bot, bash, random)
 	if err := os.WriteFile(league, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
