@@ -114,11 +114,21 @@ type checker struct {
 	later    []laterFailure
 	stderr   int // captured stderr bytes, without a stderr file
 	report   Report
-	// home is the ruleset of the items that name none: the default, or, for a bot that
-	// refuses it, the first four-player preset it accepts (named homeName; "" when it
-	// accepts none).
-	home     rules.Ruleset
+	// homeName is the preset of the items that name no ruleset: the default, or, for a bot
+	// that refuses it, the first four-player preset it accepts; "" when it accepts none.
 	homeName string
+}
+
+// home is the ruleset of the items that name none: the preset homeName.
+func (c *checker) home() rules.Ruleset {
+	rs, _ := rules.Preset(c.homeName)
+	return rs
+}
+
+// homeRefused is the failed item of a bot that refuses the preset it accepted at the start
+// of the check.
+func (c *checker) homeRefused(name, reason string) Item {
+	return Item{Name: name, Status: Fail, Detail: fmt.Sprintf("refuses ruleset %s, which it accepted at the start of the check: %s", c.homeName, reason)}
 }
 
 // Run checks the bot and returns the report. An error means the check itself could not run.
@@ -139,7 +149,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		opts.Seed = 1
 	}
 	c := &checker{ctx: ctx, opts: opts, times: map[string][]time.Duration{}, report: Report{Bot: opts.Bot},
-		home: rules.Default(), homeName: rules.PresetNames()[0]}
+		homeName: rules.PresetNames()[0]}
 	var stderrStart int64 = -1
 	if opts.StderrFile != "" {
 		stderrStart = fileSize(opts.StderrFile)

@@ -207,23 +207,25 @@ func wantFor(request string) string {
 	return "a legal answer in time"
 }
 
-// gameItem plays a full game under the default ruleset (or the bot's first preset, c.home)
+// gameItem plays a full game under the default ruleset (or the bot's first preset, c.home())
 // through the referee, the bot at North and South against the check's own opponent (see
 // opponent), and requires every deal to finish without a fault of the bot.
 func (c *checker) gameItem() Item {
 	name := "full game: 16 deals under the default ruleset, no faults"
-	if c.home != rules.Default() {
+	if c.homeName != rules.PresetNames()[0] {
 		name = "full game: a whole game under " + c.homeName + " (the bot refuses the default ruleset), no faults"
 	}
 	opp := referee.Entrant{Name: opponentName, Start: referee.NewInProcess(opponent())}
-	cfg := referee.Config{ID: "check", Rules: c.home, Games: 1, MaxFaults: 3}
+	cfg := referee.Config{ID: "check", Rules: c.home(), Games: 1, MaxFaults: 3}
 	res, deals, watch, err := c.playWatched(cfg, func(bot func(string) referee.Entrant) []referee.Entrant {
 		return []referee.Entrant{bot("N"), opp, bot("S"), opp}
 	})
 	if err != nil {
 		var refused *referee.RefusedError
 		if errors.As(err, &refused) {
-			return Item{Name: name, Status: Fail, Detail: fmt.Sprintf("refuses ruleset %s, which it accepted at the start of the check: %s", c.homeName, refused.Reason), Got: "refuse " + refused.Reason, Want: "ok"}
+			it := c.homeRefused(name, refused.Reason)
+			it.Got, it.Want = "refuse "+refused.Reason, "ok"
+			return it
 		}
 		return Item{Name: name, Status: Fail, Detail: "the game could not be played: " + err.Error()}
 	}
@@ -245,7 +247,7 @@ func (c *checker) nextGameItem() Item {
 	if full := c.report.Item("full game"); full != nil && full.Status == Fail {
 		return Item{Name: name, Status: Skip, Detail: "not run: the bot already faults in the full game"}
 	}
-	rs := c.home
+	rs := c.home()
 	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 2}
 	opp := referee.Entrant{Name: opponentName, Start: referee.NewInProcess(opponent())}
 	cfg := referee.Config{ID: "check-games", Rules: rs, Games: 2, Duplicate: true, MaxFaults: 3}

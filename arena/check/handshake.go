@@ -12,7 +12,7 @@ import (
 // handshakeItems checks the hello and the default ruleset on one start of the bot. A bot
 // may refuse the default (spec.md §4), which is a warning: it then plays only where it is
 // given a ruleset it accepts, and the check plays its items under the first four-player
-// preset it accepts (c.home). One that accepts none fails the ruleset item.
+// preset it accepts (c.homeName). One that accepts none fails the ruleset item.
 func (c *checker) handshakeItems() []Item {
 	hsName, rulesName := "handshake", "ruleset amsterdams (the default) accepted"
 	s, f := c.start()
@@ -48,7 +48,7 @@ func (c *checker) handshakeItems() []Item {
 		}
 		if declined == "" {
 			s.quit()
-			c.home, c.homeName = rs, name
+			c.homeName = name
 			it.Status, it.Detail = Warn, fmt.Sprintf("refuses the default ruleset: %s; the bot plays only a match or league given a ruleset it accepts (--rules, or rules in the league file); the check plays the items that name no ruleset under %s, the first preset it accepts", refused, name)
 			return []Item{hs, it}
 		}
@@ -122,11 +122,12 @@ func (c *checker) quitItem() Item {
 	if f != nil {
 		return f.item(name)
 	}
-	if _, refused, f := s.handshake(c.home.Options()); f != nil || refused != "" {
+	home := c.home()
+	if _, refused, f := s.handshake(home.Options()); f != nil || refused != "" {
 		if f != nil {
 			return f.item(name)
 		}
-		return Item{Name: name, Status: Fail, Detail: fmt.Sprintf("refuses ruleset %s, which it accepted at the start of the check: %s", c.homeName, refused)}
+		return c.homeRefused(name, refused)
 	}
 	ex, ok := s.conn.(Exiter)
 	if !ok {

@@ -36,7 +36,7 @@ func (c *checker) nextMatchItem() Item {
 		"spec.md §4: in a league one process plays several matches in a row (unless keep_bots = false): after the last gameover of a match comes the game of the next, numbered within that match, without a new handshake")
 }
 
-// sessionItem plays the games on one process of the bot under c.home: the handshake, then
+// sessionItem plays the games on one process of the bot under c.home(): the handshake, then
 // each game's game line, its deals and its gameover. Every deal is played to its end, the
 // others passing when they may, so the bot also bids. why is the rule a failure breaks: the
 // item is run only for a bot that played the full game without a fault, so a failure here
@@ -49,12 +49,13 @@ func (c *checker) sessionItem(name string, games []sessionGame, why string) Item
 	if f != nil {
 		return f.item(name)
 	}
-	_, refused, f := s.handshake(c.home.Options())
+	home := c.home()
+	_, refused, f := s.handshake(home.Options())
 	switch {
 	case f != nil:
 		return f.item(name)
 	case refused != "":
-		return Item{Name: name, Status: Fail, Detail: fmt.Sprintf("refuses ruleset %s, which it accepted at the start of the check: %s", c.homeName, refused)}
+		return c.homeRefused(name, refused)
 	}
 	defer s.quit()
 	decisions := 0
@@ -64,7 +65,7 @@ func (c *checker) sessionItem(name string, games []sessionGame, why string) Item
 		var totals [2]int
 		for k := g.firstDeal; k < g.firstDeal+g.deals; k++ {
 			dealer := protocol.North.Plus(gi+k, 4)
-			sc := scenario{item: name, rules: c.home, setup: setupFor(&c.home, uint64(100*gi+k), dealer, false), seat: g.seat}
+			sc := scenario{item: name, rules: home, setup: setupFor(&home, uint64(100*gi+k), dealer, false), seat: g.seat}
 			run, _, f := c.playDeal(s, &sc, k)
 			decisions += run.decisions
 			if f != nil {
