@@ -15,8 +15,9 @@ build:
 	$(GO) build -ldflags "-X main.version=$$(git describe --tags --always --dirty 2>/dev/null || echo devel)" -o $(BIN)/arena ./arena
 
 ## deps: install bubblewrap, which sandboxes every bot (README, "Bots cannot cheat"), when it
-## is missing: with apt-get as root, otherwise say how. Also Debian's chromium for the web
-## viewer's browser tests, when it can be installed (they skip, saying so, without it).
+## is missing: with apt-get as root, otherwise say how. Also e2fsprogs (scratch_size) and
+## Debian's chromium for the web viewer's browser tests, when they can be installed (their
+## tests skip, saying so, without them).
 deps:
 	@command -v bwrap >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -25,6 +26,14 @@ deps:
 	  else \
 	    echo "bubblewrap (bwrap) sandboxes the bots and is not installed: apt-get install bubblewrap, dnf install bubblewrap or pacman -S bubblewrap"; \
 	    exit 1; \
+	  fi; }
+	@command -v mke2fs >/dev/null 2>&1 || command -v /usr/sbin/mke2fs /sbin/mke2fs >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing e2fsprogs (scratch_size: a scratch file system per bot process)"; \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq e2fsprogs >/dev/null; } || \
+	      echo "e2fsprogs could not be installed: scratch_size is refused and its tests skip"; \
+	  else \
+	    echo "e2fsprogs is not installed (apt-get install e2fsprogs): scratch_size is refused and its tests skip"; \
 	  fi; }
 	@command -v chromium >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -463,6 +464,104 @@ stderr = %q
 		t.Fatal(err)
 	} else if strings.Contains(string(b), "seen hand") {
 		t.Errorf("the reader read the writer's scratch directory:\n%s", b)
+	}
+}
+
+// TestSandboxScratchSize: a bot entry's scratch_size makes each process's scratch directory a
+// file system of its own of that size: a bot that writes 20 MB there at its start gets "no
+// space" at 8 MiB, plays on, and after the match the scratch directory holds one image for
+// each process, with what the bot wrote. Too small a size, or one without scratch, is
+// refused before any bot starts, each problem named; a scratch directory without a size gets
+// a note saying what it leaves open.
+func TestSandboxScratchSize(t *testing.T) {
+	if err := botproc.SandboxError(); err != nil {
+		t.Skipf("no sandbox on this machine: %v", err)
+	}
+	dir := botDir(t)
+	scratch := filepath.Join(dir, "scratch")
+	if err := os.Mkdir(scratch, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := `#!/usr/bin/env bash
+if head -c 20000000 /dev/zero 2>&1 > "$SCRATCH/fill" | grep -q "No space"; then echo full > "$SCRATCH/result"; else echo room > "$SCRATCH/result"; fi
+` + strings.Replace(hostileBot[len("#!/usr/bin/env bash\n"):], "BOTNAME", "filler", 1)
+	script = strings.NewReplacer("MISBEHAVE", ":", "RULES_ANSWER", "echo ok").Replace(script)
+	if err := os.WriteFile(filepath.Join(dir, "filler.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	good := writeBot(t, botDir(t), "good", ":", "echo ok")
+	entry := func(extra string) string {
+		bots := filepath.Join(t.TempDir(), "bots.toml")
+		if err := os.WriteFile(bots, fmt.Appendf(nil, "[[bot]]\nname = \"filler\"\ncmd = [\"bash\", \"filler.sh\"]\ndir = %q\nenv = { PATH = \"/usr/bin:/bin\", SCRATCH = %q }\n%s\n",
+			dir, scratch, extra), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return bots
+	}
+	match := func(bots string) (string, error) {
+		_, errOut, err := runArena(t, "match", "--bots", bots, "filler", "bash "+good, "--games", "1", "--duplicate=false",
+			"-o", "game_end=deals:2", "--seed", "3")
+		return errOut, err
+	}
+	for extra, want := range map[string][]string{
+		`scratch_size = "8MiB"`:                         {"scratch_size = 8.0 MiB without scratch"},
+		"scratch = \"nosuch\"\nscratch_size = \"1MiB\"": {"scratch_size = 1.0 MiB: at least 4MiB", "nosuch\": not a directory"},
+	} {
+		errOut, err := match(entry(extra))
+		if err == nil {
+			t.Errorf("%q: accepted", extra)
+			continue
+		}
+		for _, w := range want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%q: %v, want it to say %q", extra, err, w)
+			}
+		}
+		if strings.Contains(errOut, "started") {
+			t.Errorf("%q: a bot started:\n%s", extra, errOut)
+		}
+	}
+	errOut, err := match(entry(fmt.Sprintf("scratch = %q", scratch)))
+	if err != nil {
+		t.Fatalf("scratch without a size: %v\n%s", err, errOut)
+	}
+	if !strings.Contains(errOut, "no size limit") {
+		t.Errorf("no note on a scratch directory without a size:\n%s", errOut)
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("scratch_size needs the arena to run as root; this test runs as uid", os.Geteuid())
+	}
+	sized := t.TempDir()
+	if err := os.Chmod(sized, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	scratch = sized
+	if errOut, err := match(entry(fmt.Sprintf("scratch = %q\nscratch_size = \"8MiB\"", scratch))); err != nil {
+		t.Fatalf("scratch_size = 8MiB: %v\n%s", err, errOut)
+	} else if strings.Contains(errOut, "no size limit") {
+		t.Errorf("a note on a scratch directory without a size, given one:\n%s", errOut)
+	}
+	images, _ := filepath.Glob(filepath.Join(scratch, "*-filler-*.ext2"))
+	if len(images) != 2 {
+		t.Fatalf("images in the scratch directory after a match: %v, want one for each of the two processes", images)
+	}
+	debugfs, err := exec.LookPath("debugfs")
+	if err != nil {
+		t.Skip("debugfs (e2fsprogs) not found, to read the images:", err)
+	}
+	for _, im := range images {
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			out, err := exec.Command(debugfs, "-R", "cat /result", im).Output()
+			if err == nil && string(out) == "full\n" {
+				break
+			}
+			if time.Now().After(deadline) { // the kernel writes the image back as the bot ends
+				t.Errorf("what the bot found in %s: %q, %v, want full", im, out, err)
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
 	}
 }
 

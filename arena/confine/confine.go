@@ -27,13 +27,15 @@ const (
 //	pids = 64                  # processes and threads, default 256
 //	read_only = ["/opt/books"] # more paths the sandboxed bot may read (relative: to the file)
 //	scratch = "scratch/x"      # each sandboxed process writes a directory of its own here (must exist)
+//	scratch_size = "256MiB"    # and that directory is a file system of its own of this size (root only)
 //	tmp = "512MiB"             # the size of the sandbox's private /tmp, default 64MiB
 type Limits struct {
-	Memory   Size     `toml:"memory" json:"memory,omitempty"`
-	Tmp      Size     `toml:"tmp" json:"tmp,omitempty"`
-	Pids     int      `toml:"pids" json:"pids,omitempty"`
-	ReadOnly []string `toml:"read_only" json:"read_only,omitempty"`
-	Scratch  string   `toml:"scratch" json:"scratch,omitempty"`
+	Memory      Size     `toml:"memory" json:"memory,omitempty"`
+	Tmp         Size     `toml:"tmp" json:"tmp,omitempty"`
+	Pids        int      `toml:"pids" json:"pids,omitempty"`
+	ReadOnly    []string `toml:"read_only" json:"read_only,omitempty"`
+	Scratch     string   `toml:"scratch" json:"scratch,omitempty"`
+	ScratchSize Size     `toml:"scratch_size" json:"scratch_size,omitempty"`
 }
 
 // Size is a number of bytes read from TOML as "512MiB", "1GiB" or "2GB" (go-humanize).
@@ -84,6 +86,12 @@ func (l *Limits) Resolve(dir string) []error {
 		if fi, err := os.Stat(l.Scratch); err != nil || !fi.IsDir() {
 			errs = append(errs, fmt.Errorf("scratch = %q: not a directory (create it first)", l.Scratch))
 		}
+	}
+	switch {
+	case l.ScratchSize != 0 && l.Scratch == "":
+		errs = append(errs, fmt.Errorf("scratch_size = %s without scratch: name the directory that holds the file systems", humanize.IBytes(uint64(max(l.ScratchSize, 0)))))
+	case l.ScratchSize < 0 || (l.ScratchSize > 0 && l.ScratchSize < botproc.MinScratchSize):
+		errs = append(errs, fmt.Errorf("scratch_size = %s: at least 4MiB", humanize.IBytes(uint64(max(l.ScratchSize, 0)))))
 	}
 	return errs
 }
@@ -165,5 +173,5 @@ func (p Policy) Apply(spec *botproc.Spec, l Limits) {
 			hide = append(hide, s)
 		}
 	}
-	spec.Sandbox = &botproc.Sandbox{ReadOnly: l.ReadOnly, Scratch: l.Scratch, Hide: hide, TmpSize: int64(l.Tmp)}
+	spec.Sandbox = &botproc.Sandbox{ReadOnly: l.ReadOnly, Scratch: l.Scratch, ScratchSize: int64(l.ScratchSize), Hide: hide, TmpSize: int64(l.Tmp)}
 }

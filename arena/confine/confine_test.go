@@ -15,11 +15,11 @@ func TestLimitsFromTOML(t *testing.T) {
 		Name string `toml:"name"`
 		Limits
 	}
-	text := "name = \"x\"\nmemory = \"512MiB\"\npids = 64\nread_only = [\"books\"]\nscratch = \"tmp\"\ntmp = \"256MiB\"\n"
+	text := "name = \"x\"\nmemory = \"512MiB\"\npids = 64\nread_only = [\"books\"]\nscratch = \"tmp\"\nscratch_size = \"1GiB\"\ntmp = \"256MiB\"\n"
 	if _, err := toml.Decode(text, &e); err != nil {
 		t.Fatal(err)
 	}
-	if e.Memory != 512<<20 || e.Pids != 64 || len(e.ReadOnly) != 1 || e.Scratch != "tmp" || e.Tmp != 256<<20 {
+	if e.Memory != 512<<20 || e.Pids != 64 || len(e.ReadOnly) != 1 || e.Scratch != "tmp" || e.ScratchSize != 1<<30 || e.Tmp != 256<<20 {
 		t.Errorf("decoded %+v", e)
 	}
 	for _, bad := range []string{"memory = \"lots\"", "memory = \"2EiB\""} {
@@ -38,17 +38,34 @@ func TestResolve(t *testing.T) {
 	if errs := l.Resolve(dir); len(errs) != 0 || l.ReadOnly[0] != filepath.Join(dir, "books") {
 		t.Errorf("resolve: %v %v", errs, l.ReadOnly)
 	}
-	bad := Limits{Memory: 1 << 20, Tmp: 1 << 10, Pids: 2, ReadOnly: []string{"nosuch"}, Scratch: "nosuch"}
+	bad := Limits{Memory: 1 << 20, Tmp: 1 << 10, Pids: 2, ReadOnly: []string{"nosuch"}, Scratch: "nosuch", ScratchSize: 1 << 20}
 	errs := bad.Resolve(dir)
 	var all []string
 	for _, err := range errs {
 		all = append(all, err.Error())
 	}
 	text := strings.Join(all, "\n")
-	for _, want := range []string{"memory = 1.0 MiB: at least 16MiB", "tmp = 1.0 KiB: at least 1MiB", "pids = 2", "read_only", `scratch = "` + filepath.Join(dir, "nosuch")} {
+	for _, want := range []string{"memory = 1.0 MiB: at least 16MiB", "tmp = 1.0 KiB: at least 1MiB", "pids = 2", "read_only", `scratch = "` + filepath.Join(dir, "nosuch"), "scratch_size = 1.0 MiB: at least 4MiB"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("problems %q lack %q", text, want)
 		}
+	}
+}
+
+// TestResolveScratchSize: a scratch size needs a scratch directory to hold the file systems.
+func TestResolveScratchSize(t *testing.T) {
+	l := Limits{ScratchSize: 8 << 20}
+	if errs := l.Resolve(t.TempDir()); len(errs) != 1 || !strings.Contains(errs[0].Error(), "scratch_size = 8.0 MiB without scratch") {
+		t.Errorf("scratch_size alone: %v", errs)
+	}
+	l = Limits{Scratch: t.TempDir(), ScratchSize: 8 << 20}
+	if errs := l.Resolve(t.TempDir()); len(errs) != 0 {
+		t.Errorf("scratch and scratch_size: %v", errs)
+	}
+	var spec botproc.Spec
+	Policy{}.Apply(&spec, l)
+	if spec.Sandbox.Scratch != l.Scratch || spec.Sandbox.ScratchSize != 8<<20 {
+		t.Errorf("applied: %+v", spec.Sandbox)
 	}
 }
 

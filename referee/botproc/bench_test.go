@@ -167,21 +167,28 @@ func BenchmarkCPUTime(b *testing.B) {
 
 // BenchmarkStart measures what a bot's start costs the arena: Start, the first answer of a
 // shell bot and Stop, without and with its sandbox (the same limits: memory and pids
-// cgroups). It reports the median and the 95th percentile of the whole cycle.
+// cgroups), and in the sandbox with a scratch directory on the host's file system and with a
+// scratch file system of 64 MiB (as root). It reports the median and the 95th percentile of
+// the whole cycle.
 //
 //	go test -run '^$' -bench Start -benchtime 200x ./referee/botproc/
 func BenchmarkStart(b *testing.B) {
-	for _, sandbox := range []bool{false, true} {
-		name := "plain"
-		if sandbox {
-			name = "sandbox"
-		}
+	for _, name := range []string{"plain", "sandbox", "scratch", "scratchfs"} {
 		b.Run(name, func(b *testing.B) {
 			bot := shBot(b, `read -r _; echo "ans ready"; read -r _`)
 			bot.MemoryMax, bot.PidsMax = 1<<30, 256
-			if sandbox {
+			if name != "plain" {
 				needSandbox(b)
 				bot.Sandbox = &Sandbox{}
+			}
+			if name == "scratch" || name == "scratchfs" {
+				bot.Sandbox.Scratch = b.TempDir()
+			}
+			if name == "scratchfs" {
+				if os.Geteuid() != 0 {
+					b.Skip("a scratch file system needs root")
+				}
+				bot.Sandbox.ScratchSize = 64 << 20
 			}
 			var took []time.Duration
 			for b.Loop() {
@@ -197,6 +204,9 @@ func BenchmarkStart(b *testing.B) {
 					b.Fatal(err)
 				}
 				took = append(took, time.Since(start))
+				if p.scratchImage != "" {
+					os.Remove(p.scratchImage) // 64 MiB allocated: not kept for the whole run
+				}
 			}
 			slices.Sort(took)
 			b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "ms-p50")

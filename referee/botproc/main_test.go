@@ -332,16 +332,21 @@ func testBot(mode string) int {
 
 // testArena is a small arena: it starts a bot that sleeps (with the mark given on stdin),
 // writes "started PID", and waits to be killed. It is used to check what happens to a bot
-// whose arena dies.
+// whose arena dies. A scratch directory after the mark on the line puts the bot in a sandbox
+// with a scratch file system of 8 MiB there.
 func testArena() int {
-	var mark string
-	if _, err := fmt.Fscanln(os.Stdin, &mark); err != nil {
+	var mark, scratch string
+	if n, _ := fmt.Fscanln(os.Stdin, &mark, &scratch); n == 0 {
 		return 2
 	}
-	p, err := Start(context.Background(), Spec{
+	spec := Spec{
 		Name: "orphan", Argv: []string{"/bin/sleep", "60"}, Env: testEnv(mark),
 		MemoryMax: 256 << 20, PidsMax: 16,
-	}, zerolog.Nop())
+	}
+	if scratch != "" {
+		spec.Sandbox = &Sandbox{Scratch: scratch, ScratchSize: 8 << 20}
+	}
+	p, err := Start(context.Background(), spec, zerolog.Nop())
 	if err != nil {
 		fmt.Println("error", err)
 		return 1

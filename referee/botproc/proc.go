@@ -46,7 +46,12 @@ type Proc struct {
 	fifoDir    string // a sandboxed bot's stdin and stdout FIFOs
 	ready      sandboxReady
 	scratchDir string // a sandboxed bot's own directory in Sandbox.Scratch, kept after Stop
-	memMax     int64
+	// With Sandbox.ScratchSize: the image holding the bot's own scratch file system, kept
+	// after Stop; scratchDir is then the empty host directory it is mounted at in the bot's
+	// own mount namespace (ownMounts), removed by Stop.
+	scratchImage string
+	ownMounts    bool
+	memMax       int64
 
 	pidfd      *os.File
 	exited     chan struct{} // closed when the main process has exited (not yet reaped)
@@ -234,7 +239,9 @@ func (p *Proc) start(spec Spec) error {
 		return arenaError{err}
 	}
 	ev := p.log.Debug().Int("pid", p.pid).Strs("argv", spec.Argv).Str("dir", dir)
-	if p.scratchDir != "" {
+	if p.scratchImage != "" {
+		ev = ev.Str("scratch", p.scratchImage)
+	} else if p.scratchDir != "" {
 		ev = ev.Str("scratch", p.scratchDir)
 	}
 	if p.cg != nil {
@@ -268,8 +275,10 @@ func (p *Proc) abandon() {
 			os.RemoveAll(d)
 		}
 	}
-	if p.scratchDir != "" {
-		os.Remove(p.scratchDir) // the bot never ran: it is empty
+	for _, f := range []string{p.scratchDir, p.scratchImage} {
+		if f != "" {
+			os.Remove(f) // the bot never ran: it is empty
+		}
 	}
 }
 

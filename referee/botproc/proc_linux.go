@@ -17,6 +17,9 @@ import (
 // its cgroup where the machine has one (with the limits of spec) and on spec's CPUs.
 func (p *Proc) launch(cmd *exec.Cmd, spec Spec) error {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if p.ownMounts {
+		cmd.SysProcAttr.Unshareflags = syscall.CLONE_NEWNS // Go makes it private: no mount leaves it
+	}
 	var v1 []v1Join
 	var err error
 	if p.cg, err = cgroups().newCgroup(spec); err != nil {
@@ -65,12 +68,21 @@ func (p *Proc) sandboxCmd(spec Spec, dir string, env []string) (*exec.Cmd, []*os
 	if asArenaUser {
 		p.log.Debug().Err(err).Msg("botproc: the bot runs as the arena's user in a user namespace")
 	}
-	if spec.Sandbox.Scratch != "" {
+	dropUID := sb.root && !asArenaUser
+	switch {
+	case spec.Sandbox.ScratchSize > 0:
+		uid, gid := os.Getuid(), os.Getgid()
+		if dropUID {
+			uid, gid = SandboxUID, SandboxGID
+		}
+		if p.scratchImage, p.scratchDir, err = newScratchFS(spec.Sandbox.Scratch, spec.Name, spec.Sandbox.ScratchSize, uid, gid); err != nil {
+			return nil, nil, arenaError{fmt.Errorf("make the bot's own scratch file system: %w", err)}
+		}
+	case spec.Sandbox.Scratch != "":
 		if p.scratchDir, err = newScratchDir(spec.Sandbox.Scratch, spec.Name); err != nil {
 			return nil, nil, arenaError{fmt.Errorf("make the bot's own scratch directory: %w", err)}
 		}
 	}
-	dropUID := sb.root && !asArenaUser
 	if dropUID {
 		// The bot's own directories belong to the user it runs as. bwrap enters the working
 		// directory as root without CAP_DAC_OVERRIDE, so a fresh one is 0711, not 0700.
@@ -114,6 +126,9 @@ func (p *Proc) sandboxCmd(spec Spec, dir string, env []string) (*exec.Cmd, []*os
 		return nil, nil, arenaError{err}
 	}
 	cmd := exec.CommandContext(p.ctx, sb.bwrap, plan.bwrapArgs()...)
+	if p.scratchImage != "" {
+		cmd = p.scratchMountCmd(p.scratchImage, p.scratchDir, cmd.Args)
+	}
 	cmd.Dir, cmd.Env, cmd.ExtraFiles = "/", []string{}, files
 	return cmd, files, nil
 }

@@ -36,6 +36,14 @@ type Sandbox struct {
 	// the organiser to read. When the arena runs as root that directory is given to
 	// SandboxUID. Scratch must exist, and no other path the bot sees may lie in it.
 	Scratch string
+	// ScratchSize, if positive, makes the process's own scratch directory a file system of
+	// its own of that many bytes (at least MinScratchSize; the arena must run as root): an
+	// ext2 image in Scratch, named as the directory would be with ".ext2" added, which Stop
+	// keeps. The bot cannot write more than that, and what it writes changes no free-space
+	// or free-inode count that another process can read (statfs), as a directory on the
+	// host's file system would for its partner. The image takes its whole size on the host
+	// from the start.
+	ScratchSize int64
 	// Hide lists files the bot must never see (the arena's database, logs, traces, key and
 	// stderr files). A file in a directory the bot sees is left out of the bot's view of that
 	// directory, which is fixed when the bot starts: files the arena creates there later are
@@ -52,6 +60,9 @@ const (
 	SandboxUID = 65534
 	SandboxGID = 65534
 )
+
+// MinScratchSize is the smallest Sandbox.ScratchSize.
+const MinScratchSize = 4 << 20
 
 // DefaultTmpSize is the size of a sandboxed bot's /tmp unless Sandbox.TmpSize says otherwise.
 const DefaultTmpSize = 64 << 20

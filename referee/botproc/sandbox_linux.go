@@ -117,11 +117,26 @@ func lookTool(name string) (string, error) {
 // directory that does not exist, or a path the bot must see that lies in its scratch
 // directory. When the arena runs as root and the bot's files are not open to SandboxUID, it
 // returns a note saying so and what to do (the bot then runs as the arena's user inside a
-// user namespace), and no error. It does nothing for a spec without a sandbox.
+// user namespace), and no error; so it does for a scratch directory without a size (see
+// Sandbox.ScratchSize). It does nothing for a spec without a sandbox.
 func CheckSandbox(spec Spec) (note string, err error) {
 	if spec.Sandbox == nil {
 		return "", nil
 	}
+	note, err = checkSandbox(spec)
+	if err == nil && spec.Sandbox.Scratch != "" && spec.Sandbox.ScratchSize == 0 {
+		note = strings.Join(slices.DeleteFunc([]string{note, unsizedScratchNote}, func(s string) bool { return s == "" }), "; ")
+	}
+	return note, err
+}
+
+// unsizedScratchNote is CheckSandbox's note on a scratch directory without a size.
+const unsizedScratchNote = "its scratch directory is on the host's file system: no size limit, and its free-inode count, " +
+	"which every bot sees, can carry signals between partners; a scratch size (scratch_size = \"256MiB\", as root) " +
+	"gives each process a file system of its own"
+
+// checkSandbox does the work of CheckSandbox but for the note on scratch.
+func checkSandbox(spec Spec) (note string, err error) {
 	s := sandboxes()
 	if s.err != nil {
 		return "", s.err
@@ -314,6 +329,9 @@ func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, own pro
 	}
 	scratch, err := scratchPath(sb.Scratch)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.checkScratchFS(sb); err != nil {
 		return nil, err
 	}
 	// A path through a system link (/bin/sh on merged-/usr systems) is there through the link.

@@ -3,12 +3,16 @@
 package botproc
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // scratchScript answers "req ls" with the entries of its scratch directory $S ("ans [a,b,]")
@@ -160,4 +164,258 @@ func processDirs(t *testing.T, scratch string) []string {
 	}
 	slices.Sort(dirs)
 	return dirs
+}
+
+// scratchFSScript is scratchScript with "req df" (the free blocks, free inodes and size in
+// bytes of $S, from statfs), "req files N" (N empty files) and "req fill" (writes until the
+// file system is full: "ans full" when it ends with "No space left on device").
+const scratchFSScript = `while read -r _ cmd arg; do
+  case $cmd in
+  df) echo "ans $(stat -f -c '%a %d' "$S") $(( $(stat -f -c '%b * %S' "$S") ))";;
+  files) i=0; while [ $i -lt "$arg" ]; do : > "$S/f$i"; i=$((i+1)); done; echo "ans made $arg";;
+  fill) if dd if=/dev/zero of="$S/big" bs=1M count=64 2>&1 | grep -q 'No space left'; then echo "ans full"; else echo "ans not full"; fi;;
+  write) echo "from $arg" > "$S/$arg" && echo "ans wrote $arg" || echo "ans denied $arg";;
+  esac
+done`
+
+// TestSandbox_ScratchFS: with a scratch size each process's scratch directory is a file
+// system of its own. Partners share no free-inode or free-block count through it (the
+// channel a directory on the host's file system leaves: north makes 50 files, south's count
+// stays the same while north's drops by 50); a bot cannot write more than the size, and its
+// writes allocate nothing more on the host; the host never sees the mount; after Stop the
+// kernel lets go of the image, which holds what the bot wrote, and no directory is left.
+func TestSandbox_ScratchFS(t *testing.T) {
+	needSandbox(t)
+	if os.Geteuid() != 0 {
+		t.Skip("a scratch file system needs the arena to run as root (it mounts one for each process); this test runs as uid", os.Geteuid())
+	}
+	if err := scratchTools().err; err != nil {
+		t.Skip("no scratch file system can be made here:", err)
+	}
+	const size = 8 << 20
+	scratch := openDir(t, t.TempDir())
+	start := func() *Proc {
+		b := sandboxed(shBot(t, scratchFSScript), Sandbox{Scratch: scratch, ScratchSize: size})
+		b.Name, b.Env = "partner", append(b.Env, "S="+scratch)
+		return mustStart(t, b)
+	}
+	ask := func(p *Proc, req string) string {
+		t.Helper()
+		r := exchange(t, p, req, 30*time.Second)
+		return strings.TrimPrefix(r.Line, "ans ")
+	}
+	df := func(p *Proc) (free, inodes, total int64) {
+		t.Helper()
+		if _, err := fmt.Sscan(ask(p, "req df"), &free, &inodes, &total); err != nil {
+			t.Fatalf("req df: %v", err)
+		}
+		return free, inodes, total
+	}
+	north := start()
+	south := start()
+	if _, _, total := df(north); total > size || total < size*3/4 {
+		t.Errorf("north's scratch file system holds %d bytes, want about %d", total, size)
+	}
+	_, northInodes, _ := df(north)
+	southFree, southInodes, _ := df(south)
+	if got := ask(north, "req files 50"); got != "made 50" {
+		t.Fatalf("req files 50: %q", got)
+	}
+	if free, inodes, _ := df(south); free != southFree || inodes != southInodes {
+		t.Errorf("south's free blocks and inodes went from %d, %d to %d, %d when north made 50 files", southFree, southInodes, free, inodes)
+	}
+	if _, inodes, _ := df(north); inodes != northInodes-50 {
+		t.Errorf("north's free inodes went from %d to %d after it made 50 files, want 50 fewer", northInodes, inodes)
+	}
+
+	images := scratchImages(t, scratch)
+	if len(images) != 2 {
+		t.Fatalf("files in the scratch directory: %v, want an image for each process", images)
+	}
+	allocated := func() []int64 {
+		var n []int64
+		for _, im := range images {
+			var st unix.Stat_t
+			if err := unix.Stat(im, &st); err != nil {
+				t.Fatal(err)
+			}
+			n = append(n, st.Blocks*512)
+		}
+		return n
+	}
+	before := allocated()
+	for _, n := range before {
+		if n < size {
+			t.Errorf("an image has %d bytes allocated on the host, want all %d", n, size)
+		}
+	}
+	if got := ask(north, "req fill"); got != "full" {
+		t.Errorf("north writing 64 MiB into 8: %q, want full", got)
+	}
+	if got := ask(north, "req write north.txt"); got != "denied north.txt" && got != "wrote north.txt" {
+		t.Errorf("req write north.txt: %q", got)
+	}
+	if after := allocated(); !slices.Equal(after, before) {
+		t.Errorf("the images' blocks on the host went from %v to %v as north wrote", before, after)
+	}
+	if got := ask(south, "req write south.txt"); got != "wrote south.txt" {
+		t.Errorf("req write south.txt: %q", got)
+	}
+	mounts, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []*Proc{north, south} {
+		if strings.Contains(string(mounts), p.scratchDir) || strings.Contains(string(mounts), filepath.Base(p.scratchImage)) {
+			t.Errorf("the host sees the scratch mount of %s:\n%s", p.scratchImage, mounts)
+		}
+	}
+	if held := loopHolders(images); len(held) != 2 {
+		t.Errorf("loop devices holding the images of the two running bots: %v, want two", held)
+	}
+	points := []string{north.scratchDir, south.scratchDir}
+	for _, p := range []*Proc{north, south} {
+		if err := p.Stop(100 * time.Millisecond); err != nil {
+			t.Errorf("Stop: %v", err)
+		}
+	}
+	for _, d := range points {
+		if _, err := os.Stat(d); !os.IsNotExist(err) {
+			t.Errorf("mount point %s after Stop: %v, want it removed", d, err)
+		}
+	}
+	if dirs := processDirs(t, scratch); len(dirs) != 0 {
+		t.Errorf("directories in the scratch directory: %v, want none", dirs)
+	}
+	waitLoopFree(t, images)
+	for i, n := range allocated() {
+		if n < size {
+			t.Errorf("image %s has %d bytes allocated on the host after the bot ended, want all %d", images[i], n, size)
+		}
+	}
+	debugfs, err := lookTool("debugfs")
+	if err != nil {
+		t.Skip("debugfs (e2fsprogs) not found, to read the images after Stop:", err)
+	}
+	for _, im := range images {
+		if base := filepath.Base(im); !strings.Contains(base, "-partner-") {
+			t.Errorf("image %s does not name the bot", base)
+		}
+	}
+	out, err := exec.Command(debugfs, "-R", "cat /south.txt", images[1]).Output()
+	if err != nil || string(out) != "from south.txt\n" {
+		t.Errorf("south's file in %s after Stop: %q, %v", images[1], out, err)
+	}
+	out, err = exec.Command(debugfs, "-R", "ls -l /", images[0]).Output()
+	if err != nil || !strings.Contains(string(out), " f49") || !strings.Contains(string(out), " big") {
+		t.Errorf("north's files in %s after Stop (want f0..f49 and big): %s, %v", images[0], out, err)
+	}
+}
+
+// TestArenaKilledScratchFS: when the arena is killed with SIGKILL, its bot dies with it, and
+// the kernel lets go of the bot's scratch file system: nothing of it was ever mounted where
+// the host sees it, so nothing is left mounted.
+func TestArenaKilledScratchFS(t *testing.T) {
+	needSandbox(t)
+	if os.Geteuid() != 0 {
+		t.Skip("a scratch file system needs the arena to run as root; this test runs as uid", os.Geteuid())
+	}
+	if err := scratchTools().err; err != nil {
+		t.Skip("no scratch file system can be made here:", err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	scratch := openDir(t, t.TempDir())
+	mark := newMark()
+	arena := exec.Command(exe, testBotArg, "arena")
+	stdin, _ := arena.StdinPipe()
+	stdout, _ := arena.StdoutPipe()
+	if err := arena.Start(); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintln(stdin, mark, scratch)
+	var word string
+	var pid int
+	if _, err := fmt.Fscanln(stdout, &word, &pid); err != nil || word != "started" {
+		arena.Process.Kill()
+		arena.Wait()
+		t.Fatalf("helper arena: %q %v", word, err)
+	}
+	images := scratchImages(t, scratch)
+	if len(images) != 1 {
+		t.Fatalf("images in the scratch directory: %v, want one", images)
+	}
+	if len(loopHolders(images)) != 1 {
+		t.Errorf("no loop device holds the running bot's scratch image %s", images[0])
+	}
+	arena.Process.Kill()
+	arena.Wait()
+	waitLoopFree(t, images)
+	assertGone(t, mark)
+	sweepTempDirs(os.Getpid())
+}
+
+// scratchImages returns the scratch file system images in scratch, sorted by name.
+func scratchImages(t *testing.T, scratch string) []string {
+	t.Helper()
+	images, err := filepath.Glob(filepath.Join(scratch, "*.ext2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(images)
+	return images
+}
+
+// waitLoopFree waits (up to 30 s) until no loop device is backed by one of images: the
+// kernel lets go of a scratch file system once the bot's last process has ended.
+func waitLoopFree(t *testing.T, images []string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		held := loopHolders(images)
+		if len(held) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("30 s after the bot ended loop devices still hold the scratch images: %v", held)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// loopHolders returns the loop devices backed by one of images.
+func loopHolders(images []string) []string {
+	files, _ := filepath.Glob("/sys/block/loop*/loop/backing_file")
+	var held []string
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		if slices.Contains(images, strings.TrimSpace(string(b))) {
+			held = append(held, filepath.Base(filepath.Dir(filepath.Dir(f))))
+		}
+	}
+	return held
+}
+
+// TestCheckScratchFS: a scratch size is refused, saying why, without a scratch directory,
+// below MinScratchSize and for an arena that does not run as root.
+func TestCheckScratchFS(t *testing.T) {
+	for _, tc := range []struct {
+		root bool
+		sb   Sandbox
+		want string
+	}{
+		{true, Sandbox{ScratchSize: 8 << 20}, "without a scratch directory"},
+		{true, Sandbox{Scratch: "/tmp", ScratchSize: 1 << 20}, "at least 4194304"},
+		{false, Sandbox{Scratch: "/tmp", ScratchSize: 8 << 20}, "needs the arena to run as root"},
+	} {
+		s := &sandboxSupport{root: tc.root}
+		if err := s.checkScratchFS(&tc.sb); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("root %v, %+v: %v, want %q", tc.root, tc.sb, err, tc.want)
+		}
+	}
+	if err := (&sandboxSupport{}).checkScratchFS(&Sandbox{Scratch: "/tmp"}); err != nil {
+		t.Errorf("no scratch size: %v", err)
+	}
 }
