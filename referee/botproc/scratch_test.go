@@ -399,7 +399,8 @@ func loopHolders(images []string) []string {
 }
 
 // TestCheckScratchFS: a scratch size is refused, saying why, without a scratch directory,
-// below MinScratchSize and for an arena that does not run as root.
+// below MinScratchSize, for an arena that does not run as root, and larger than the free
+// space where the images would go.
 func TestCheckScratchFS(t *testing.T) {
 	for _, tc := range []struct {
 		root bool
@@ -409,6 +410,7 @@ func TestCheckScratchFS(t *testing.T) {
 		{true, Sandbox{ScratchSize: 8 << 20}, "without a scratch directory"},
 		{true, Sandbox{Scratch: "/tmp", ScratchSize: 1 << 20}, "at least 4194304"},
 		{false, Sandbox{Scratch: "/tmp", ScratchSize: 8 << 20}, "needs the arena to run as root"},
+		{true, Sandbox{Scratch: "/tmp", ScratchSize: 1 << 50}, "less than the scratch size of 1125899906842624 bytes"},
 	} {
 		s := &sandboxSupport{root: tc.root}
 		if err := s.checkScratchFS(&tc.sb); err == nil || !strings.Contains(err.Error(), tc.want) {

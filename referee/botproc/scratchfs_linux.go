@@ -59,6 +59,11 @@ func (s *sandboxSupport) checkScratchFS(sb *Sandbox) error {
 			"(it mounts a file system of its own for each bot process); run the arena as root, " +
 			"or leave the size out (the bot then writes the host's file system, with no limit)")
 	}
+	var st unix.Statfs_t
+	if err := unix.Statfs(sb.Scratch, &st); err == nil && int64(st.Bavail)*st.Bsize < sb.ScratchSize {
+		return fmt.Errorf("sandbox scratch directory %s: %d bytes free on its file system, less than the scratch size of %d bytes "+
+			"that each bot process takes there", sb.Scratch, int64(st.Bavail)*st.Bsize, sb.ScratchSize)
+	}
 	if err := scratchTools().err; err != nil {
 		return fmt.Errorf("a scratch directory of a limited size needs %w", err)
 	}
