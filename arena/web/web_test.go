@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -70,7 +71,12 @@ func testRecords(t testing.TB) []referee.DealRecord {
 // returns it open with the league's name.
 func testDB(t testing.TB) (*store.DB, string) {
 	t.Helper()
-	recs := testRecords(t)
+	return storeLeague(t, testRecords(t))
+}
+
+// storeLeague stores the deals recs as testDB does.
+func storeLeague(t testing.TB, recs []referee.DealRecord) (*store.DB, string) {
+	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "arena.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -361,5 +367,35 @@ func TestDealJSONClaims(t *testing.T) {
 	}
 	if claims == 0 {
 		t.Fatal("no claim in the claims log")
+	}
+}
+
+// TestBotPageBusyTimeouts: a bot's page counts, below its faults, the timeouts that came on
+// a busy machine (referee.BusyMachine), and a bot without any shows no such row.
+func TestBotPageBusyTimeouts(t *testing.T) {
+	recs := testRecords(t)
+	slow := recs[9].Seats[0]
+	for i, detail := range []string{"no answer within 150ms", "no answer within 150ms; for 78 ms ... other programs had the CPU (cpu.pressure): " + referee.BusyMachine} {
+		r := &recs[9+2*i]
+		r.Faults = append(r.Faults, referee.FaultRecord{Seat: "N", Bot: r.Seats[0], Kind: referee.FaultTimeout, Detail: detail})
+		if r.Seats[0] != slow {
+			t.Fatalf("deals 9 and 11 have %s and %s in the north seat, want one bot", slow, r.Seats[0])
+		}
+	}
+	db, name := storeLeague(t, recs)
+	srv, err := New(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for bot := range maps.Values(hostile) {
+		body := get(t, srv, "/league/"+url.PathEscape(name)+"/bot/"+url.PathEscape(bot)).Body.String()
+		row := regexp.MustCompile(`(?s)<tr><td>of the timeouts, on a busy machine</td>\s*<td[^>]*>(\d+)</td>`).FindStringSubmatch(body)
+		timeouts := regexp.MustCompile(`(?s)<tr><td>timeout</td>\s*<td[^>]*>(\d+)</td>`).FindStringSubmatch(body)
+		switch {
+		case bot != slow && row != nil:
+			t.Errorf("%s, with no timeout on a busy machine, has the row: %q", bot, row[0])
+		case bot == slow && (row == nil || row[1] != "1" || timeouts == nil || timeouts[1] != "2"):
+			t.Errorf("%s's page: timeouts %q, on a busy machine %q, want 2 and 1:\n%s", bot, timeouts, row, body)
+		}
 	}
 }
