@@ -98,17 +98,19 @@ func TestSlurmScripts(t *testing.T) {
 	if st, err := os.Stat(key); err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("league key: %v %v", st, err)
 	}
-	if _, err := exec.Command("bash", filepath.Join(jobs, "array.sbatch")).CombinedOutput(); err == nil {
+	// The scripts exec the arena, so that it is the process arenaCommand starts, with its
+	// parent-death signal.
+	if _, err := arenaCommand("bash", filepath.Join(jobs, "array.sbatch")).CombinedOutput(); err == nil {
 		t.Error("array.sbatch ran without SLURM_ARRAY_TASK_ID")
 	}
 	for i := 1; i <= 2; i++ {
-		cmd := exec.Command("bash", filepath.Join(jobs, "array.sbatch"))
+		cmd := arenaCommand("bash", filepath.Join(jobs, "array.sbatch"))
 		cmd.Env = append(os.Environ(), fmt.Sprintf("SLURM_ARRAY_TASK_ID=%d", i))
 		if text, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("task %d: %v\n%s", i, err, text)
 		}
 	}
-	if text, err := exec.Command("bash", filepath.Join(jobs, "merge.sbatch")).CombinedOutput(); err != nil {
+	if text, err := arenaCommand("bash", filepath.Join(jobs, "merge.sbatch")).CombinedOutput(); err != nil {
 		t.Fatalf("merge.sbatch: %v\n%s", err, text)
 	}
 	whole := filepath.Join(dir, "whole.db")
