@@ -483,7 +483,7 @@ func TestSandboxScratchSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	script := `#!/usr/bin/env bash
-if head -c 20000000 /dev/zero 2>&1 > "$SCRATCH/fill" | grep -q "No space"; then echo full > "$SCRATCH/result"; else echo room > "$SCRATCH/result"; fi
+if head -c 20000000 /dev/zero 2>&1 > "$SCRATCH/fill" | grep -q "No space"; then rm -f "$SCRATCH/fill"; echo full > "$SCRATCH/result"; else echo room > "$SCRATCH/result"; fi
 ` + strings.Replace(hostileBot[len("#!/usr/bin/env bash\n"):], "BOTNAME", "filler", 1)
 	script = strings.NewReplacer("MISBEHAVE", ":", "RULES_ANSWER", "echo ok").Replace(script)
 	if err := os.WriteFile(filepath.Join(dir, "filler.sh"), []byte(script), 0o755); err != nil {

@@ -51,6 +51,7 @@ type Proc struct {
 	// own mount namespace (ownMounts), removed by Stop.
 	scratchImage string
 	ownMounts    bool
+	inLedger     bool // counted in scratchImagesLedger: Stop or abandon says it stopped
 	memMax       int64
 
 	pidfd      *os.File
@@ -280,6 +281,7 @@ func (p *Proc) abandon() {
 			os.Remove(f) // the bot never ran: it is empty
 		}
 	}
+	_ = p.leaveLedger("")
 }
 
 // Pid returns the process id of the bot's main process (also its process group id).

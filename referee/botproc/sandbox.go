@@ -42,7 +42,8 @@ type Sandbox struct {
 	// keeps. The bot cannot write more than that, and what it writes changes no free-space
 	// or free-inode count that another process can read (statfs), as a directory on the
 	// host's file system would for its partner. The image takes its whole size on the host
-	// from the start.
+	// from the start; once no process of the bot (by name) with such a file system runs in
+	// this arena, Stop gives back the image's blocks that hold only zeros.
 	ScratchSize int64
 	// Hide lists files the bot must never see (the arena's database, logs, traces, key and
 	// stderr files). A file in a directory the bot sees is left out of the bot's view of that

@@ -41,3 +41,6 @@ func (*sandboxReady) close() {}
 
 // awaitSandbox does nothing on macOS.
 func (*Proc) awaitSandbox() error { return nil }
+
+// leaveLedger does nothing: without a sandbox there are no scratch file systems.
+func (p *Proc) leaveLedger(string) error { return nil }

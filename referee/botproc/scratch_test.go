@@ -183,7 +183,9 @@ done`
 // channel a directory on the host's file system leaves: north makes 50 files, south's count
 // stays the same while north's drops by 50); a bot cannot write more than the size, and its
 // writes allocate nothing more on the host; the host never sees the mount; after Stop the
-// kernel lets go of the image, which holds what the bot wrote, and no directory is left.
+// kernel lets go of the image, which holds what the bot wrote, and no directory is left. An
+// image keeps all its blocks until no process of the bot runs; then the blocks that hold
+// only zeros are given back, and the file system checks clean.
 func TestSandbox_ScratchFS(t *testing.T) {
 	needSandbox(t)
 	if os.Geteuid() != 0 {
@@ -274,10 +276,20 @@ func TestSandbox_ScratchFS(t *testing.T) {
 		t.Errorf("loop devices holding the images of the two running bots: %v, want two", held)
 	}
 	points := []string{north.scratchDir, south.scratchDir}
-	for _, p := range []*Proc{north, south} {
-		if err := p.Stop(100 * time.Millisecond); err != nil {
-			t.Errorf("Stop: %v", err)
+	// North's image, its process ended, keeps every block while south runs: what north wrote
+	// must not show in the host's free space before no process of the bot is left.
+	if err := north.Stop(100 * time.Millisecond); err != nil {
+		t.Errorf("Stop: %v", err)
+	}
+	waitLoopFree(t, images[:1])
+	for i, n := range allocated() {
+		if n < size {
+			t.Errorf("image %s has %d bytes allocated on the host while a process of the bot runs, want all %d", images[i], n, size)
 		}
+	}
+	// Then both give back what holds only zeros.
+	if err := south.Stop(100 * time.Millisecond); err != nil {
+		t.Errorf("Stop: %v", err)
 	}
 	for _, d := range points {
 		if _, err := os.Stat(d); !os.IsNotExist(err) {
@@ -287,10 +299,19 @@ func TestSandbox_ScratchFS(t *testing.T) {
 	if dirs := processDirs(t, scratch); len(dirs) != 0 {
 		t.Errorf("directories in the scratch directory: %v, want none", dirs)
 	}
-	waitLoopFree(t, images)
+	if held := loopHolders(images); len(held) != 0 {
+		t.Errorf("loop devices %v hold the images after the last process of the bot stopped", held)
+	}
 	for i, n := range allocated() {
-		if n < size {
-			t.Errorf("image %s has %d bytes allocated on the host after the bot ended, want all %d", images[i], n, size)
+		if n > size/4 {
+			t.Errorf("image %s has %d bytes of %d allocated on the host after the bot's last process ended, want them given back", images[i], n, size)
+		}
+	}
+	if fsck, err := lookTool("e2fsck"); err == nil {
+		for _, im := range images {
+			if out, err := exec.Command(fsck, "-fn", im).CombinedOutput(); err != nil {
+				t.Errorf("e2fsck -fn %s after it was compacted: %v\n%s", im, err, out)
+			}
 		}
 	}
 	debugfs, err := lookTool("debugfs")

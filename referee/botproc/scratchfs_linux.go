@@ -1,6 +1,7 @@
 package botproc
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -102,7 +103,7 @@ func newScratchFS(scratch, name string, size int64, uid, gid int) (image, mountP
 	if err != nil {
 		return "", "", fmt.Errorf("allocate %d bytes for the scratch file system %s: %w", size, image, err)
 	}
-	out, err := exec.Command(scratchTools().mkfs, "-q", "-F", "-t", "ext2", "-m", "0",
+	out, err := exec.Command(scratchTools().mkfs, "-q", "-F", "-t", "ext2", "-b", "4096", "-m", "0",
 		"-E", fmt.Sprintf("nodiscard,root_owner=%d:%d", uid, gid), "-L", "scratch", image).CombinedOutput()
 	if err != nil {
 		return "", "", fmt.Errorf("make the scratch file system %s: %v: %s", image, err, strings.TrimSpace(string(out)))
@@ -136,4 +137,185 @@ func (p *Proc) scratchMountCmd(image, mountPoint string, argv []string) *exec.Cm
 	args := append([]string{"-c", scratchMountScript, "sh", scratchTools().mount, image, mountPoint}, argv...)
 	p.ownMounts = true
 	return exec.CommandContext(p.ctx, "/bin/sh", args...)
+}
+
+// scratchLedger keeps, for each bot (by name), how many of its processes with a scratch file
+// system run, and the images of those that stopped. When the last one stops, it gives back
+// the unused space of those images (compactImage). Not before: a bot whose process ended
+// could otherwise signal to its partner, or to its process in the other room of a
+// duplicate match, through how much the host's free space grows.
+type scratchLedger struct {
+	mu   sync.Mutex
+	bots map[string]*botScratch
+}
+
+// botScratch is one bot's entry in the scratch ledger. Its mutex is held while its images
+// are compacted, so that no process of the bot starts meanwhile.
+type botScratch struct {
+	mu      sync.Mutex
+	live    int
+	stopped []string
+}
+
+var scratchImagesLedger = &scratchLedger{bots: map[string]*botScratch{}}
+
+// entry returns the ledger's entry for the bot name.
+func (l *scratchLedger) entry(name string) *botScratch {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.bots[name]
+	if b == nil {
+		b = &botScratch{}
+		l.bots[name] = b
+	}
+	return b
+}
+
+// started counts a process of the bot name with a scratch file system; it waits while that
+// bot's images are being compacted.
+func (l *scratchLedger) started(name string) {
+	b := l.entry(name)
+	b.mu.Lock()
+	b.live++
+	b.mu.Unlock()
+}
+
+// stopped counts the process that started(name) counted as ended, its image (if it made
+// one) kept; once no process of the bot runs, it compacts the bot's kept images.
+func (l *scratchLedger) stopped(name, image string) error {
+	b := l.entry(name)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.live--
+	if image != "" {
+		b.stopped = append(b.stopped, image)
+	}
+	if b.live > 0 {
+		return nil
+	}
+	var errs []error
+	for _, im := range b.stopped {
+		if err := compactImage(im); err != nil {
+			errs = append(errs, fmt.Errorf("give back the unused space of the scratch image %s: %w", im, err))
+		}
+	}
+	b.stopped = nil
+	return errors.Join(errs...)
+}
+
+// leaveLedger tells the scratch ledger that the process stopped, keeping image ("" for
+// none), if Start counted it there; it returns the ledger's error.
+func (p *Proc) leaveLedger(image string) error {
+	if !p.inLedger {
+		return nil
+	}
+	p.inLedger = false
+	return scratchImagesLedger.stopped(p.name, image)
+}
+
+// imageReleaseWait bounds compactImage's wait for the kernel to let go of an image.
+const imageReleaseWait = 10 * time.Second
+
+// compactImage gives back the host blocks of a scratch image that hold only zeros (those
+// the bot never wrote, and the zeroes mke2fs wrote), punching holes there: the image reads
+// the same, and takes on the host about what the bot left in it. It first waits until no
+// loop device holds the image (the kernel unmounts it as the bot's last process ends), and
+// leaves the image as it is if one still does.
+func compactImage(image string) error {
+	deadline := time.Now().Add(imageReleaseWait)
+	for loopHeld(image) {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("a loop device still holds it %v after its process ended", imageReleaseWait)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	f, err := os.OpenFile(image, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	fd, size := int(f.Fd()), fi.Size()
+	punch := func(off, n int64) error {
+		if n <= 0 {
+			return nil
+		}
+		return unix.Fallocate(fd, unix.FALLOC_FL_PUNCH_HOLE|unix.FALLOC_FL_KEEP_SIZE, off, n)
+	}
+	const block = 4096
+	buf := make([]byte, 1<<20)
+	for off := int64(0); off < size; {
+		data, err := unix.Seek(fd, off, unix.SEEK_DATA)
+		if err == unix.ENXIO { // only holes (or unwritten blocks) from off on
+			return punch(off, size-off)
+		} else if err != nil {
+			return err
+		}
+		if err := punch(off, data-off); err != nil {
+			return err
+		}
+		hole, err := unix.Seek(fd, data, unix.SEEK_HOLE)
+		if err != nil {
+			return err
+		}
+		for pos := data; pos < hole; {
+			n, err := f.ReadAt(buf[:min(int64(len(buf)), hole-pos)], pos)
+			if n == 0 && err != nil {
+				return err
+			}
+			run := int64(-1) // start of the current run of zero blocks
+			for b := 0; b < n; b += block {
+				zero := allZero(buf[b:min(b+block, n)])
+				switch {
+				case zero && run < 0:
+					run = pos + int64(b)
+				case !zero && run >= 0:
+					if err := punch(run, pos+int64(b)-run); err != nil {
+						return err
+					}
+					run = -1
+				}
+			}
+			if run >= 0 {
+				if err := punch(run, pos+int64(n)-run); err != nil {
+					return err
+				}
+			}
+			pos += int64(n)
+		}
+		off = hole
+	}
+	return nil
+}
+
+// allZero says whether b holds only zero bytes.
+func allZero(b []byte) bool {
+	for len(b) >= 8 {
+		if binary.NativeEndian.Uint64(b) != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// loopHeld says whether a loop device is backed by the file image (the kernel names it by
+// its path with symbolic links resolved).
+func loopHeld(image string) bool {
+	image = resolved(image)
+	files, _ := filepath.Glob("/sys/block/loop*/loop/backing_file")
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil && strings.TrimSuffix(string(b), "\n") == image {
+			return true
+		}
+	}
+	return false
 }

@@ -92,6 +92,9 @@ func (p *Proc) stop(grace time.Duration) error {
 			errs = append(errs, fmt.Errorf("bot %q: remove the mount point of its scratch file system: %w", p.name, err))
 		}
 	}
+	if err := p.leaveLedger(p.scratchImage); err != nil {
+		errs = append(errs, fmt.Errorf("bot %q: %w", p.name, err))
+	}
 	err := errors.Join(errs...)
 	p.log.Debug().Int("pid", p.pid).Str("status", p.ExitStatus()).Int64("stderr_bytes", p.errBuf.Total()).
 		AnErr("cleanup", err).Msg("botproc: stopped")
