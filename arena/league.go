@@ -153,7 +153,7 @@ func runLeague(c *cli.Context) error {
 			es := make([]referee.Entrant, len(seats))
 			for i, b := range seats {
 				bot := f.Bots[b]
-				es[i] = referee.Entrant{Name: bot.Name, Start: procStarter(bot, cpus.at(slot).bot(i), policy, log)}
+				es[i] = referee.Entrant{Name: bot.Name, Start: slotStarter(bot, slot, cpus.at(slot).bot(i), policy, log)}
 			}
 			return es
 		},

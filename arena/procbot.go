@@ -21,6 +21,18 @@ func procStarter(b botdef.Bot, cpus []int, policy confine.Policy, log zerolog.Lo
 	return botproc.Starter(procSpec(b, cpus, policy), log)
 }
 
+// slotStarter is procStarter for a league's worker slot: the scratch images of the bot's
+// processes in that slot are compacted when none of them runs, not only when none of the
+// bot's processes in any slot does (botproc.Sandbox.ScratchGroup). The slots play matches of
+// their own seeds, and each keeps its own processes across matches.
+func slotStarter(b botdef.Bot, slot int, cpus []int, policy confine.Policy, log zerolog.Logger) referee.Starter {
+	spec := procSpec(b, cpus, policy)
+	if spec.Sandbox != nil {
+		spec.Sandbox.ScratchGroup = fmt.Sprintf("league slot %d", slot)
+	}
+	return botproc.Starter(spec, log)
+}
+
 // checkSandboxed reports what would keep each bot from starting in its sandbox, before any
 // starts, and returns a note for each bot whose files are private to the arena's user (it
 // then runs as that user inside a user namespace, not as botproc.SandboxUID).

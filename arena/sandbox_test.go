@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -561,6 +562,89 @@ if head -c 20000000 /dev/zero 2>&1 > "$SCRATCH/fill" | grep -q "No space"; then 
 				break
 			}
 			time.Sleep(50 * time.Millisecond)
+		}
+	}
+}
+
+// TestLeagueScratchSlots: in a league at two tables with fresh processes for every match, a
+// bot's scratch images are compacted at the end of each of its matches, each table on its
+// own (botproc.Sandbox.ScratchGroup "league slot N"), not only when neither table runs the
+// bot; every image the bot's processes made is compacted by the end.
+func TestLeagueScratchSlots(t *testing.T) {
+	if err := botproc.SandboxError(); err != nil {
+		t.Skipf("no sandbox on this machine: %v", err)
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("scratch_size needs the arena to run as root; this test runs as uid", os.Geteuid())
+	}
+	dir := botDir(t)
+	scratch := t.TempDir()
+	if err := os.Chmod(scratch, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writer := writeBot(t, dir, "writer", `head -c 1000000 /dev/urandom > "$SCRATCH/written"`, "echo ok")
+	good := writeBot(t, botDir(t), "good", ":", "echo ok")
+	leagueFile := filepath.Join(t.TempDir(), "slots.toml")
+	text := fmt.Sprintf(`name = "slots"
+games = 12
+seed = 7
+concurrency = 2
+keep_bots = false
+[rules]
+game_end = "deals:2"
+
+[[bot]]
+name = "writer"
+cmd = ["bash", %q]
+env = { PATH = "/usr/bin:/bin", SCRATCH = %q }
+scratch = %q
+scratch_size = "8MiB"
+
+[[bot]]
+name = "good"
+cmd = ["bash", %q]
+`, writer, scratch, scratch, good)
+	if err := os.WriteFile(leagueFile, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, err := runArena(t, "league", leagueFile, "--db", filepath.Join(t.TempDir(), "slots.db"), "--verbose")
+	if err != nil {
+		t.Fatalf("league: %v\n%s", err, errOut)
+	}
+	var matches int
+	if _, err := fmt.Sscanf(out[strings.Index(out, "league slots: "):], "league slots: %d matches", &matches); err != nil {
+		t.Fatalf("no match count in the league's output: %v\n%s", err, out)
+	}
+	events := map[string]int{} // compactions by scratch group
+	compacted := 0
+	compaction := regexp.MustCompile(`scratch images compacted.*images=(\d+).*scratch_group=("[^"]*"|\S*)`)
+	for _, m := range compaction.FindAllStringSubmatch(errOut, -1) {
+		n, _ := strconv.Atoi(m[1])
+		group, err := strconv.Unquote(m[2])
+		if err != nil {
+			group = m[2]
+		}
+		events[group]++
+		compacted += n
+	}
+	t.Logf("%d matches; compactions by scratch group: %v", matches, events)
+	if events["league slot 0"] == 0 || events["league slot 1"] == 0 || len(events) != 2 {
+		t.Errorf("compactions by scratch group %v, want some in league slot 0 and league slot 1 and no others", events)
+	}
+	if n := events["league slot 0"] + events["league slot 1"]; n != matches {
+		t.Errorf("%d compactions in %d matches, want one as each match ends", n, matches)
+	}
+	images, _ := filepath.Glob(filepath.Join(scratch, "*-writer-*.ext2"))
+	if len(images) == 0 || compacted != len(images) {
+		t.Errorf("%d images compacted, %d made", compacted, len(images))
+	}
+	for _, im := range images {
+		var st syscall.Stat_t
+		if err := syscall.Stat(im, &st); err != nil {
+			t.Fatal(err)
+		}
+		if n := st.Blocks * 512; n > 4<<20 {
+			t.Errorf("image %s has %d bytes allocated after the league, want the zero blocks given back", im, n)
 		}
 	}
 }

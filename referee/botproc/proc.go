@@ -51,7 +51,8 @@ type Proc struct {
 	// own mount namespace (ownMounts), removed by Stop.
 	scratchImage string
 	ownMounts    bool
-	inLedger     bool // counted in scratchImagesLedger: Stop or abandon says it stopped
+	inLedger     bool       // counted in scratchImagesLedger: Stop or abandon says it stopped
+	ledgerKey    scratchKey // its entry there
 	memMax       int64
 
 	pidfd      *os.File

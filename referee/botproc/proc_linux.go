@@ -75,7 +75,8 @@ func (p *Proc) sandboxCmd(spec Spec, dir string, env []string) (*exec.Cmd, []*os
 		if dropUID {
 			uid, gid = SandboxUID, SandboxGID
 		}
-		scratchImagesLedger.started(p.name)
+		p.ledgerKey = scratchKey{spec.Name, spec.Sandbox.ScratchGroup}
+		scratchImagesLedger.started(p.ledgerKey)
 		p.inLedger = true
 		if p.scratchImage, p.scratchDir, err = newScratchFS(spec.Sandbox.Scratch, spec.Name, spec.Sandbox.ScratchSize, uid, gid); err != nil {
 			return nil, nil, arenaError{fmt.Errorf("make the bot's own scratch file system: %w", err)}

@@ -42,9 +42,15 @@ type Sandbox struct {
 	// keeps. The bot cannot write more than that, and what it writes changes no free-space
 	// or free-inode count that another process can read (statfs), as a directory on the
 	// host's file system would for its partner. The image takes its whole size on the host
-	// from the start; once no process of the bot (by name) with such a file system runs in
-	// this arena, Stop gives back the image's blocks that hold only zeros.
+	// from the start; once no process of the bot (by name) in the same ScratchGroup runs,
+	// Stop gives back the image's blocks that hold only zeros.
 	ScratchSize int64
+	// ScratchGroup names the processes of a bot that play the same deals (a league's worker
+	// slot, whose processes play its matches and may be kept from one match to the next):
+	// the images of a bot's processes in a group are compacted only when none of them runs,
+	// for one could otherwise tell another how much it wrote through the host's free space.
+	// "" is one group for all the arena's processes of the bot.
+	ScratchGroup string
 	// Hide lists files the bot must never see (the arena's database, logs, traces, key and
 	// stderr files). A file in a directory the bot sees is left out of the bot's view of that
 	// directory, which is fixed when the bot starts: files the arena creates there later are
@@ -61,6 +67,10 @@ const (
 	SandboxUID = 65534
 	SandboxGID = 65534
 )
+
+// scratchKey is a bot's name and its Sandbox.ScratchGroup: the processes whose scratch
+// images are compacted together.
+type scratchKey struct{ name, group string }
 
 // MinScratchSize is the smallest Sandbox.ScratchSize.
 const MinScratchSize = 4 << 20

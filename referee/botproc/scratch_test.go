@@ -234,17 +234,7 @@ func TestSandbox_ScratchFS(t *testing.T) {
 	if len(images) != 2 {
 		t.Fatalf("files in the scratch directory: %v, want an image for each process", images)
 	}
-	allocated := func() []int64 {
-		var n []int64
-		for _, im := range images {
-			var st unix.Stat_t
-			if err := unix.Stat(im, &st); err != nil {
-				t.Fatal(err)
-			}
-			n = append(n, st.Blocks*512)
-		}
-		return n
-	}
+	allocated := func() []int64 { return allocatedBytes(t, images...) }
 	before := allocated()
 	for _, n := range before {
 		if n < size {
@@ -379,6 +369,73 @@ func TestArenaKilledScratchFS(t *testing.T) {
 }
 
 // scratchImages returns the scratch file system images in scratch, sorted by name.
+// TestScratchGroups: the images of a bot's processes in one scratch group are compacted when
+// none of them runs, whatever the bot's processes in another group (a league's other worker
+// slot) do.
+func TestScratchGroups(t *testing.T) {
+	needSandbox(t)
+	if os.Geteuid() != 0 {
+		t.Skip("a scratch file system needs the arena to run as root (it mounts one for each process); this test runs as uid", os.Geteuid())
+	}
+	if err := scratchTools().err; err != nil {
+		t.Skip("no scratch file system can be made here:", err)
+	}
+	const size = 8 << 20
+	scratch := openDir(t, t.TempDir())
+	start := func(group string) *Proc {
+		b := sandboxed(shBot(t, scratchFSScript), Sandbox{Scratch: scratch, ScratchSize: size, ScratchGroup: group})
+		b.Name, b.Env = "slotted", append(b.Env, "S="+scratch)
+		return mustStart(t, b)
+	}
+	a1 := start("slot 0")
+	a2 := start("slot 0")
+	b1 := start("slot 1")
+	imageOf := map[*Proc]string{a1: a1.scratchImage, a2: a2.scratchImage, b1: b1.scratchImage}
+	stop := func(p *Proc) {
+		t.Helper()
+		if err := p.Stop(100 * time.Millisecond); err != nil {
+			t.Errorf("Stop: %v", err)
+		}
+	}
+	whole := func(when string, ps ...*Proc) {
+		t.Helper()
+		for _, p := range ps {
+			if n := allocatedBytes(t, imageOf[p])[0]; n < size {
+				t.Errorf("%s: image %s has %d bytes allocated, want all %d", when, imageOf[p], n, size)
+			}
+		}
+	}
+	compacted := func(when string, ps ...*Proc) {
+		t.Helper()
+		for _, p := range ps {
+			if n := allocatedBytes(t, imageOf[p])[0]; n > size/4 {
+				t.Errorf("%s: image %s has %d bytes of %d allocated, want them given back", when, imageOf[p], n, size)
+			}
+		}
+	}
+	stop(a1)
+	whole("a process of the same group still running", a1, a2, b1)
+	stop(a2)
+	compacted("the last process of the group stopped", a1, a2)
+	whole("its own process running", b1)
+	stop(b1)
+	compacted("its process stopped", b1)
+}
+
+// allocatedBytes returns how many bytes of each file are allocated on the host.
+func allocatedBytes(t *testing.T, files ...string) []int64 {
+	t.Helper()
+	var n []int64
+	for _, f := range files {
+		var st unix.Stat_t
+		if err := unix.Stat(f, &st); err != nil {
+			t.Fatal(err)
+		}
+		n = append(n, st.Blocks*512)
+	}
+	return n
+}
+
 func scratchImages(t *testing.T, scratch string) []string {
 	t.Helper()
 	images, err := filepath.Glob(filepath.Join(scratch, "*.ext2"))

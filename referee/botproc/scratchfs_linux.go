@@ -139,14 +139,15 @@ func (p *Proc) scratchMountCmd(image, mountPoint string, argv []string) *exec.Cm
 	return exec.CommandContext(p.ctx, "/bin/sh", args...)
 }
 
-// scratchLedger keeps, for each bot (by name), how many of its processes with a scratch file
-// system run, and the images of those that stopped. When the last one stops, it gives back
-// the unused space of those images (compactImage). Not before: a bot whose process ended
-// could otherwise signal to its partner, or to its process in the other room of a
-// duplicate match, through how much the host's free space grows.
+// scratchLedger keeps, for each bot and scratch group (scratchKey), how many of its
+// processes with a scratch file system run, and the images of those that stopped. When the
+// last one stops, it gives back the unused space of those images (compactImage). Not
+// before: a bot whose process ended could otherwise signal to its partner, or to its
+// process in the other room of a duplicate match, through how much the host's free space
+// grows.
 type scratchLedger struct {
 	mu   sync.Mutex
-	bots map[string]*botScratch
+	bots map[scratchKey]*botScratch
 }
 
 // botScratch is one bot's entry in the scratch ledger. Its mutex is held while its images
@@ -157,33 +158,34 @@ type botScratch struct {
 	stopped []string
 }
 
-var scratchImagesLedger = &scratchLedger{bots: map[string]*botScratch{}}
+var scratchImagesLedger = &scratchLedger{bots: map[scratchKey]*botScratch{}}
 
-// entry returns the ledger's entry for the bot name.
-func (l *scratchLedger) entry(name string) *botScratch {
+// entry returns the ledger's entry for key.
+func (l *scratchLedger) entry(key scratchKey) *botScratch {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.bots[name]
+	b := l.bots[key]
 	if b == nil {
 		b = &botScratch{}
-		l.bots[name] = b
+		l.bots[key] = b
 	}
 	return b
 }
 
-// started counts a process of the bot name with a scratch file system; it waits while that
-// bot's images are being compacted.
-func (l *scratchLedger) started(name string) {
-	b := l.entry(name)
+// started counts a process of the bot and group of key with a scratch file system; it
+// waits while their images are being compacted.
+func (l *scratchLedger) started(key scratchKey) {
+	b := l.entry(key)
 	b.mu.Lock()
 	b.live++
 	b.mu.Unlock()
 }
 
-// stopped counts the process that started(name) counted as ended, its image (if it made
-// one) kept; once no process of the bot runs, it compacts the bot's kept images.
-func (l *scratchLedger) stopped(name, image string) error {
-	b := l.entry(name)
+// stopped counts the process that started(key) counted as ended, its image (if it made
+// one) kept; once no process of key runs, it compacts their kept images and returns how
+// many it compacted.
+func (l *scratchLedger) stopped(key scratchKey, image string) (compacted int, err error) {
+	b := l.entry(key)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.live--
@@ -191,16 +193,18 @@ func (l *scratchLedger) stopped(name, image string) error {
 		b.stopped = append(b.stopped, image)
 	}
 	if b.live > 0 {
-		return nil
+		return 0, nil
 	}
 	var errs []error
 	for _, im := range b.stopped {
 		if err := compactImage(im); err != nil {
 			errs = append(errs, fmt.Errorf("give back the unused space of the scratch image %s: %w", im, err))
+		} else {
+			compacted++
 		}
 	}
 	b.stopped = nil
-	return errors.Join(errs...)
+	return compacted, errors.Join(errs...)
 }
 
 // leaveLedger tells the scratch ledger that the process stopped, keeping image ("" for
@@ -210,7 +214,11 @@ func (p *Proc) leaveLedger(image string) error {
 		return nil
 	}
 	p.inLedger = false
-	return scratchImagesLedger.stopped(p.name, image)
+	n, err := scratchImagesLedger.stopped(p.ledgerKey, image)
+	if n > 0 {
+		p.log.Debug().Str("scratch_group", p.ledgerKey.group).Int("images", n).Msg("botproc: scratch images compacted")
+	}
+	return err
 }
 
 // imageReleaseWait bounds compactImage's wait for the kernel to let go of an image.
