@@ -78,8 +78,9 @@ func (s *sandboxSupport) checkScratchFS(sb *Sandbox) error {
 // owned by uid and gid. The type is ext2, not ext4, because ext4 zeroes blocks through the
 // loop device (its inode tables after the mount, unwritten extents the bot writes into),
 // which punches holes in the image: the host's free space would change, and the bot's later
-// writes would allocate there again. ext2 has neither, and no fallocate for the bot. It also makes the empty directory mountPoint at which the sandbox
-// mounts the image (see scratchMountCmd).
+// writes would allocate there again. ext2 has neither, and no fallocate for the bot. It also
+// makes the empty directory mountPoint at which the sandbox mounts the image (see
+// scratchMountCmd). The scratch ledger gives the zero blocks back later (compactImage).
 func newScratchFS(scratch, name string, size int64, uid, gid int) (image, mountPoint string, err error) {
 	abs, err := filepath.Abs(scratch)
 	if err != nil {
