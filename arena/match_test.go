@@ -67,13 +67,32 @@ func runArena(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	cliMu.Lock()
 	defer cliMu.Unlock()
-	var out, errOut bytes.Buffer
+	var out, errOut lockedBuffer // the logger writes from the goroutine of each table and bot
 	app := newApp(&out, &errOut)
 	app.ExitErrHandler = func(*cli.Context, error) {} // return cli.Exit errors instead of exiting the test
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	err := app.RunContext(ctx, flagsFirst(app, append([]string{"arena"}, args...)))
 	return out.String(), errOut.String(), err
+}
+
+// lockedBuffer is a bytes.Buffer that many goroutines may write at once, as they write the
+// arena's stderr (an *os.File) in a real run.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // survivors lists processes whose command line or environment mention marker.
