@@ -187,13 +187,7 @@ done`
 // image keeps all its blocks until no process of the bot runs; then the blocks that hold
 // only zeros are given back, and the file system checks clean.
 func TestSandbox_ScratchFS(t *testing.T) {
-	needSandbox(t)
-	if os.Geteuid() != 0 {
-		t.Skip("a scratch file system needs the arena to run as root (it mounts one for each process); this test runs as uid", os.Geteuid())
-	}
-	if err := scratchTools().err; err != nil {
-		t.Skip("no scratch file system can be made here:", err)
-	}
+	needScratchFS(t)
 	const size = 8 << 20
 	scratch := openDir(t, t.TempDir())
 	start := func() *Proc {
@@ -373,13 +367,7 @@ func TestArenaKilledScratchFS(t *testing.T) {
 // none of them runs, whatever the bot's processes in another group (a league's other worker
 // slot) do.
 func TestScratchGroups(t *testing.T) {
-	needSandbox(t)
-	if os.Geteuid() != 0 {
-		t.Skip("a scratch file system needs the arena to run as root (it mounts one for each process); this test runs as uid", os.Geteuid())
-	}
-	if err := scratchTools().err; err != nil {
-		t.Skip("no scratch file system can be made here:", err)
-	}
+	needScratchFS(t)
 	const size = 8 << 20
 	scratch := openDir(t, t.TempDir())
 	start := func(group string) *Proc {
@@ -420,6 +408,18 @@ func TestScratchGroups(t *testing.T) {
 	whole("its own process running", b1)
 	stop(b1)
 	compacted("its process stopped", b1)
+}
+
+// needScratchFS skips the test where no scratch file system can be made.
+func needScratchFS(t *testing.T) {
+	t.Helper()
+	needSandbox(t)
+	if os.Geteuid() != 0 {
+		t.Skip("a scratch file system needs the arena to run as root (it mounts one for each process); this test runs as uid", os.Geteuid())
+	}
+	if err := scratchTools().err; err != nil {
+		t.Skip("no scratch file system can be made here:", err)
+	}
 }
 
 // allocatedBytes returns how many bytes of each file are allocated on the host.
