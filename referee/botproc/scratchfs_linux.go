@@ -1,7 +1,7 @@
 package botproc
 
 import (
-	"encoding/binary"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -254,7 +254,7 @@ func compactImage(image string) error {
 		}
 		return unix.Fallocate(fd, unix.FALLOC_FL_PUNCH_HOLE|unix.FALLOC_FL_KEEP_SIZE, off, n)
 	}
-	const block = 4096
+	const block = len(zeroBlock)
 	buf := make([]byte, 1<<20)
 	for off := int64(0); off < size; {
 		data, err := unix.Seek(fd, off, unix.SEEK_DATA)
@@ -277,7 +277,8 @@ func compactImage(image string) error {
 			}
 			run := int64(-1) // start of the current run of zero blocks
 			for b := 0; b < n; b += block {
-				zero := allZero(buf[b:min(b+block, n)])
+				blk := buf[b:min(b+block, n)]
+				zero := bytes.Equal(blk, zeroBlock[:len(blk)])
 				switch {
 				case zero && run < 0:
 					run = pos + int64(b)
@@ -300,21 +301,8 @@ func compactImage(image string) error {
 	return nil
 }
 
-// allZero says whether b holds only zero bytes.
-func allZero(b []byte) bool {
-	for len(b) >= 8 {
-		if binary.NativeEndian.Uint64(b) != 0 {
-			return false
-		}
-		b = b[8:]
-	}
-	for _, c := range b {
-		if c != 0 {
-			return false
-		}
-	}
-	return true
-}
+// zeroBlock is a block of zeros for compactImage to compare with.
+var zeroBlock [4096]byte
 
 // loopHeld says whether a loop device is backed by the file image (the kernel names it by
 // its path with symbolic links resolved).
