@@ -12,6 +12,10 @@ type botCgroup struct {
 func (c *botCgroup) afterStart() error                    { return nil }
 func (c *botCgroup) kill()                                {}
 func (c *botCgroup) freeze(bool) error                    { return errNoPause }
+func (c *botCgroup) setTurn(bool) error                   { return nil }
+func (c *botCgroup) turnable() bool                       { return false }
+func (c *botCgroup) demote() error                        { return nil }
+func (c *botCgroup) watchedCPU() (time.Duration, bool)    { return 0, false }
 func (c *botCgroup) waitEmpty(time.Duration) error        { return nil }
 func (c *botCgroup) oomKills() int64                      { return 0 }
 func (c *botCgroup) cpuTime([]byte) (time.Duration, bool) { return 0, false }

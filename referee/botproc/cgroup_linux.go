@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -24,14 +25,19 @@ type cgroupSupport struct {
 	v2Parent string // bot cgroups are made here in the v2 hierarchy; "" = no cgroups at all
 	v2Memory bool   // the v2 memory controller is available in bot cgroups
 	v2Pids   bool   // the v2 pids controller is available in bot cgroups
+	v2CPU    bool   // the v2 cpu controller can be enabled for bot cgroups (cpu.weight)
 	v1Memory *v1Hierarchy
 	v1Pids   *v1Hierarchy
-	notes    []string // why something is not available
+	v1CPU    *v1Hierarchy // the v1 cpu hierarchy (cpu.shares), where v2 has no cpu controller
+	notes    []string     // why something is not available
+
+	cpuOnce sync.Once // enables the v2 cpu controller for bot cgroups, at the first demotion
+	cpuErr  error
 }
 
-// v1Hierarchy is one cgroup v1 hierarchy (memory or pids) used for limits on hybrid hosts.
+// v1Hierarchy is one cgroup v1 hierarchy (memory, pids or cpu) used on hybrid hosts.
 type v1Hierarchy struct {
-	ctrl   string // "memory" or "pids"
+	ctrl   string // "memory", "pids" or "cpu"
 	mount  string // e.g. /sys/fs/cgroup/memory
 	parent string // bot cgroups are made here: mount + the arena's own path
 }
@@ -91,17 +97,25 @@ func detect() *cgroupSupport {
 	s.v2Parent = parent
 	s.v2Memory = enableController(parent, probe, "memory", "memory.max")
 	s.v2Pids = enableController(parent, probe, "pids", "pids.max")
+	// Not enabled yet: group scheduling costs every bot's wake-ups, so only a demotion does.
+	s.v2CPU = hasWord(filepath.Join(parent, "cgroup.controllers"), "cpu") && (s.v2Memory || s.v2Pids)
 	if !s.v2Memory {
 		s.v1Memory = findV1("memory", "memory.limit_in_bytes", own)
 	}
 	if !s.v2Pids {
 		s.v1Pids = findV1("pids", "pids.max", own)
 	}
+	if !s.v2CPU {
+		s.v1CPU = findV1("cpu", "cpu.shares", own)
+	}
 	if !s.v2Memory && s.v1Memory == nil {
 		s.notes = append(s.notes, "no memory controller in cgroup v2 or v1")
 	}
 	if !s.v2Pids && s.v1Pids == nil {
 		s.notes = append(s.notes, "no pids controller in cgroup v2 or v1")
+	}
+	if !s.v2CPU && s.v1CPU == nil {
+		s.notes = append(s.notes, "no cpu controller in cgroup v2 or v1")
 	}
 	return s
 }
@@ -204,12 +218,21 @@ func (s *cgroupSupport) describe() string {
 	default:
 		b.WriteString("; pids.max: not available")
 	}
+	switch {
+	case s.v2CPU:
+		b.WriteString("; turn priority: a bot found computing while it is not to move gets cgroup v2 cpu.weight " + v2OffTurn + " between its turns, " + v2OnTurn + " during them")
+	case s.v1CPU != nil:
+		b.WriteString("; turn priority: a bot found computing while it is not to move gets a cgroup v1 cpu under " + s.v1CPU.parent + ", cpu.shares " + v1OffTurn + " between its turns, " + v1OnTurn + " during them")
+	default:
+		b.WriteString("; turn priority: not available (no cpu controller): a bot computing while it is not to move takes CPU from the bot that is")
+	}
 	return b.String()
 }
 
 // Limits returns one line saying what isolation botproc can put bots in on this machine, for
 // the arena to print at start and store with a run: always a process group, and, where the
-// machine allows it, a cgroup per bot with cgroup.kill and memory and pids limits.
+// machine allows it, a cgroup per bot with cgroup.kill, memory and pids limits and the turn
+// priority (turn.go).
 func Limits() string { return cgroups().describe() }
 
 // botCgroup is the cgroup (v2, plus v1 on hybrid hosts) of one bot.
@@ -226,6 +249,11 @@ type botCgroup struct {
 	cpuBuf  []byte           // preadCPU's buffer and result
 	cpuErr  error
 	psi     int      // v2 cpu.pressure, kept open; -1 where the kernel keeps no pressure (PSI)
+	watch   *os.File // cpu.stat again, for the turn watchdog; nil without a cpu controller
+	cpuV1   string   // the v1 cpu cgroup the bot was moved into when demoted
+	turn    *os.File // cpu.weight (v2) or cpu.shares (v1) for setTurn, once demoted
+	onTurn  []byte   // turn's ordinary share
+	offTurn []byte   // turn's least share
 	fd      int      // O_PATH descriptor of v2 for UseCgroupFD; -1 once closed
 	applied []string // the limits in force, for the log
 	missing []string // the limits asked for that could not be set
@@ -309,6 +337,11 @@ func (s *cgroupSupport) newCgroup(spec Spec) (c *botCgroup, err error) {
 	if c.cpu, err = os.Open(filepath.Join(c.v2, "cpu.stat")); err != nil {
 		return nil, fmt.Errorf("open cpu.stat: %w", err)
 	}
+	if s.v2CPU || s.v1CPU != nil {
+		if c.watch, err = os.Open(filepath.Join(c.v2, "cpu.stat")); err != nil {
+			return nil, fmt.Errorf("open cpu.stat: %w", err)
+		}
+	}
 	if c.cpuRC, err = c.cpu.SyscallConn(); err != nil {
 		return nil, fmt.Errorf("open cpu.stat: %w", err)
 	}
@@ -333,6 +366,99 @@ func (c *botCgroup) afterStart() error {
 	}
 	if c.pidsV1 != "" {
 		return writeFile(c.pidsV1, "pids.max", strconv.Itoa(c.pidsMax))
+	}
+	return nil
+}
+
+// The CPU shares of a bot to move and of a demoted one that is not (setTurn, turn.go):
+// cgroup v2's cpu.weight runs from 1 to 10000, 100 being an ordinary process's; v1's
+// cpu.shares from 2, 1024 being an ordinary process's.
+const (
+	v2OnTurn, v2OffTurn = "100", "1"
+	v1OnTurn, v1OffTurn = "1024", "2"
+)
+
+// turnable says whether the bot can be demoted (turn.go): the machine has a cpu controller.
+func (c *botCgroup) turnable() bool { return c.watch != nil }
+
+// demote gives the bot a CPU share of its own and sets it to the least there is: in cgroup
+// v2 by enabling the cpu controller for the bot cgroups (for all of them, once), in v1 by
+// moving the bot's processes into a cpu cgroup of its own.
+func (c *botCgroup) demote() error {
+	s := cgroups()
+	var file string
+	switch {
+	case s.v2CPU:
+		s.cpuOnce.Do(func() {
+			s.cpuErr = writeFile(s.v2Parent, "cgroup.subtree_control", "+cpu")
+		})
+		if s.cpuErr != nil {
+			return s.cpuErr
+		}
+		file = filepath.Join(c.v2, "cpu.weight")
+		c.onTurn, c.offTurn = []byte(v2OnTurn), []byte(v2OffTurn)
+	case s.v1CPU != nil:
+		dir := filepath.Join(s.v1CPU.parent, filepath.Base(c.v2))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			return fmt.Errorf("make cgroup: %w", err)
+		}
+		c.cpuV1 = dir
+		if err := moveProcs(c.v2, dir); err != nil {
+			return err
+		}
+		file = filepath.Join(dir, "cpu.shares")
+		c.onTurn, c.offTurn = []byte(v1OnTurn), []byte(v1OffTurn)
+	default:
+		return errors.New("no cpu controller")
+	}
+	f, err := os.OpenFile(file, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", file, err)
+	}
+	c.turn = f
+	return c.setTurn(false)
+}
+
+// moveProcs moves every process of the cgroup v2 directory from into the v1 cgroup to, over
+// and over while the bot forks processes that are not there yet (pids.max bounds them).
+func moveProcs(from, to string) error {
+	for range 100 {
+		procs, err := os.ReadFile(filepath.Join(from, "cgroup.procs"))
+		if err != nil {
+			return fmt.Errorf("read cgroup.procs: %w", err)
+		}
+		there, err := os.ReadFile(filepath.Join(to, "cgroup.procs"))
+		if err != nil {
+			return fmt.Errorf("read cgroup.procs: %w", err)
+		}
+		moved := strings.Fields(string(there))
+		missing := 0
+		for pid := range strings.FieldsSeq(string(procs)) {
+			if !slices.Contains(moved, pid) {
+				missing++
+				_ = writeFile(to, "cgroup.procs", pid) // fails for a process that has ended
+			}
+		}
+		if missing == 0 {
+			return nil
+		}
+	}
+	return fmt.Errorf("the bot's processes were not all in %s after 100 rounds of moving them", to)
+}
+
+// setTurn gives the bot an ordinary process's share of the CPU (on) or the least share there
+// is. The share is the cgroup's, however many processes and threads the bot runs. It does
+// nothing where the machine has no cpu controller.
+func (c *botCgroup) setTurn(on bool) error {
+	if c.turn == nil {
+		return nil
+	}
+	v := c.offTurn
+	if on {
+		v = c.onTurn
+	}
+	if _, err := c.turn.WriteAt(v, 0); err != nil {
+		return fmt.Errorf("set the CPU share: %w", err)
 	}
 	return nil
 }
@@ -392,6 +518,22 @@ func (c *botCgroup) cpuTime(buf []byte) (time.Duration, bool) {
 	}
 	b := c.cpuBuf
 	c.cpuBuf = nil
+	return cpuUsage(b)
+}
+
+// watchedCPU is cpuTime for the turn watchdog (turn.go), which reads cpu.stat through
+// a file of its own, concurrently with Exchange.
+func (c *botCgroup) watchedCPU() (time.Duration, bool) {
+	var buf [64]byte
+	n, err := c.watch.ReadAt(buf[:], 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return 0, false
+	}
+	return cpuUsage(buf[:n])
+}
+
+// cpuUsage reads the CPU time from the start of a cgroup v2 cpu.stat: "usage_usec N".
+func cpuUsage(b []byte) (time.Duration, bool) {
 	const key = "usage_usec "
 	if !bytes.HasPrefix(b, []byte(key)) {
 		return 0, false
@@ -473,6 +615,14 @@ func (c *botCgroup) close() {
 		unix.Close(c.psi)
 		c.psi = -1
 	}
+	if c.turn != nil {
+		c.turn.Close()
+		c.turn = nil
+	}
+	if c.watch != nil {
+		c.watch.Close()
+		c.watch = nil
+	}
 }
 
 // remove deletes the bot's cgroups, retrying for at most d while they empty.
@@ -480,6 +630,9 @@ func (c *botCgroup) remove(d time.Duration) error {
 	dirs := []string{c.v2}
 	for _, j := range c.v1 {
 		dirs = append(dirs, j.dir)
+	}
+	if c.cpuV1 != "" {
+		dirs = append(dirs, c.cpuV1)
 	}
 	var errs []error
 	for _, dir := range dirs {
@@ -512,19 +665,25 @@ func removeCgroupTree(dir string, d time.Duration) error {
 	}
 }
 
-// sweepStale kills and removes bot cgroups left behind by arena processes that no longer run
-// (an arena killed with SIGKILL cannot clean up after itself).
-func (s *cgroupSupport) sweepStale(self int) {
+// parents returns the directories in which bot cgroups are made: the v2 one first, then
+// those of the v1 hierarchies in use.
+func (s *cgroupSupport) parents() []string {
 	var parents []string
 	if s.v2Parent != "" {
 		parents = append(parents, s.v2Parent)
 	}
-	for _, h := range []*v1Hierarchy{s.v1Memory, s.v1Pids} {
+	for _, h := range []*v1Hierarchy{s.v1Memory, s.v1Pids, s.v1CPU} {
 		if h != nil {
 			parents = append(parents, h.parent)
 		}
 	}
-	for i, parent := range parents {
+	return parents
+}
+
+// sweepStale kills and removes bot cgroups left behind by arena processes that no longer run
+// (an arena killed with SIGKILL cannot clean up after itself).
+func (s *cgroupSupport) sweepStale(self int) {
+	for _, parent := range s.parents() {
 		entries, _ := os.ReadDir(parent)
 		for _, e := range entries {
 			pid, ok := cgroupOwner(e.Name())
@@ -532,7 +691,7 @@ func (s *cgroupSupport) sweepStale(self int) {
 				continue
 			}
 			dir := filepath.Join(parent, e.Name())
-			if i == 0 && s.v2Parent != "" {
+			if parent == s.v2Parent {
 				_ = writeFile(dir, "cgroup.kill", "1")
 			} else {
 				killProcs(dir)

@@ -2,6 +2,7 @@ package botproc
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/klaverjas-arena/arena/referee"
+	"golang.org/x/sys/unix"
 )
 
 // TestTimeoutCPUWait: a bot that computes past its deadline on a CPU it shares with a
@@ -26,9 +28,18 @@ func TestTimeoutCPUWait(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(s.v2Parent, "cpu.pressure")); err != nil {
 		t.Skip("the kernel keeps no CPU pressure (PSI) here:", err)
 	}
-	hog := shBot(t, `while :; do :; done`)
-	hog.CPUs = []int{0}
-	hogProc := mustStart(t, hog)
+	// Not a bot: the turn watchdog would demote a bot that computes while it is not to move.
+	hog := exec.Command("/bin/sh", "-c", "while :; do :; done")
+	if err := hog.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stopHog := func() { _ = hog.Process.Kill(); _ = hog.Wait() }
+	t.Cleanup(stopHog)
+	var cpu0 unix.CPUSet
+	cpu0.Set(0)
+	if err := unix.SchedSetaffinity(hog.Process.Pid, &cpu0); err != nil {
+		t.Fatal(err)
+	}
 
 	// As arena check runs a bot (its CPU time read with every answer), and as the referee
 	// does (Conn.MeterCPU: read once a deal, here just before the request).
@@ -73,14 +84,14 @@ time.sleep(30)`)
 	// is not counted. They are always ready to run, so the time none of them ran is what
 	// other programs took of CPU 0 (other load on the machine), the second and the CPU time
 	// they had apart; counting their waits for each other would give about the whole second.
-	_ = hogProc.Stop(100 * time.Millisecond)
+	stopHog()
 	twice := shBot(t, `read x; echo ans ready; read x; (while :; do :; done) & while :; do :; done`)
 	twice.CPUs = []int{0}
 	p = mustStart(t, twice)
 	ready(t, p)
-	cpu0 := p.cpuNow()
+	before := p.cpuNow()
 	_, err = p.Exchange([]byte("req x\n"), true, time.Second)
-	cpu := p.cpuNow() - cpu0
+	cpu := p.cpuNow() - before
 	f = wantFault(t, err, referee.FaultTimeout, "no answer within 1s")
 	t.Logf("bot with two busy processes, %v of CPU: %s", cpu, f.Detail)
 	reported := 0

@@ -79,6 +79,10 @@ func (p *Proc) Exchange(out []byte, wantReply bool, timeout time.Duration) (Repl
 		}
 		return Reply{}, nil
 	}
+	if wantReply {
+		p.turnEdge(true)
+		defer p.turnEdge(false)
+	}
 	start := time.Now()
 	if len(out) > 0 {
 		if f := p.unsolicited(); f != nil {

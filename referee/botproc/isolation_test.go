@@ -299,14 +299,8 @@ func TestArenaKilled(t *testing.T) {
 		return
 	}
 	pattern := fmt.Sprintf("%s%d-*", cgroupPrefix, arena.Process.Pid)
-	var parents []string
-	for _, p := range []string{s.v2Parent, parentOf(s.v1Memory), parentOf(s.v1Pids)} {
-		if p != "" {
-			parents = append(parents, p)
-		}
-	}
 	var stale []string
-	for _, p := range parents {
+	for _, p := range s.parents() {
 		m, _ := filepath.Glob(filepath.Join(p, pattern))
 		stale = append(stale, m...)
 	}
@@ -319,13 +313,6 @@ func TestArenaKilled(t *testing.T) {
 			t.Errorf("stale cgroup %s not swept", dir)
 		}
 	}
-}
-
-func parentOf(h *v1Hierarchy) string {
-	if h == nil {
-		return ""
-	}
-	return h.parent
 }
 
 // The process-group-only mode (machines without usable cgroups) passes the tests that do

@@ -75,18 +75,8 @@ func checkClean() int {
 
 // leftoverCgroups lists this process's bot cgroups that still exist.
 func leftoverCgroups() []string {
-	s := cgroups()
-	var parents []string
-	if s.v2Parent != "" {
-		parents = append(parents, s.v2Parent)
-	}
-	for _, h := range []*v1Hierarchy{s.v1Memory, s.v1Pids} {
-		if h != nil {
-			parents = append(parents, h.parent)
-		}
-	}
 	var left []string
-	for _, p := range parents {
+	for _, p := range cgroups().parents() {
 		m, _ := filepath.Glob(filepath.Join(p, fmt.Sprintf("%s%d-*", cgroupPrefix, os.Getpid())))
 		left = append(left, m...)
 	}

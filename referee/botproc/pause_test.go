@@ -106,3 +106,82 @@ func TestPause_Sandboxed(t *testing.T) {
 		t.Fatalf("answer after Resume: %q", r.Line)
 	}
 }
+
+// turnScript answers "read FILE" with FILE's contents; "spin" starts four busy child
+// processes (they compute while the bot is not to move) and answers "spinning"; "sleep"
+// answers after a second.
+const turnScript = `while read req file; do
+case $req in
+spin) for i in 1 2 3 4; do (while :; do :; done) & done; echo spinning ;;
+sleep) sleep 1; echo slept ;;
+*) cat "$file" ;;
+esac
+done`
+
+// TestTurnPriority: a bot that waits in read between its turns is left as it is, without a
+// CPU share of its own; one whose processes compute between its turns is demoted by the
+// watchdog: all its processes get a share of their own, the least there is whenever the bot
+// is not to move (after each answer and after a timeout) and an ordinary one during its
+// turns (the bot reads it out in its answer).
+func TestTurnPriority(t *testing.T) {
+	p := mustStart(t, shBot(t, turnScript))
+	if p.cg == nil || !p.cg.turnable() {
+		t.Skipf("no cpu cgroup controller for the turn priority here: %s", Limits())
+	}
+	demoted := func() bool {
+		p.turn.mu.Lock()
+		defer p.turn.mu.Unlock()
+		return p.turn.demoted
+	}
+	if r := exchange(t, p, "read /proc/sys/kernel/ostype", 20*time.Second); r.Line != "Linux" {
+		t.Fatalf("answer %q to reading /proc/sys/kernel/ostype", r.Line)
+	}
+	time.Sleep(20 * watchTick)
+	if demoted() || p.cg.turn != nil || p.cg.cpuV1 != "" {
+		t.Fatal("a bot that waits in read between its turns was demoted")
+	}
+
+	if r := exchange(t, p, "spin", 20*time.Second); r.Line != "spinning" {
+		t.Fatalf("answer %q to spin", r.Line)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !demoted() && time.Now().Before(deadline) {
+		time.Sleep(watchTick)
+	}
+	if !demoted() {
+		t.Fatal("a bot computing between its turns was not demoted in 20 s")
+	}
+	if p.turn.failed {
+		t.Fatal("the demotion failed (see the log)")
+	}
+	if p.cg.cpuV1 != "" { // cgroup v1: every process of the bot was moved
+		procs, _ := os.ReadFile(p.cg.v2 + "/cgroup.procs")
+		moved, _ := os.ReadFile(p.cg.cpuV1 + "/cgroup.procs")
+		if n := len(strings.Fields(string(procs))); n < 5 || n != len(strings.Fields(string(moved))) {
+			t.Errorf("the bot has processes %q, its cpu cgroup %q", procs, moved)
+		}
+	}
+	file := p.cg.turn.Name()
+	share := func() string {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(b))
+	}
+	on, off := string(p.cg.onTurn), string(p.cg.offTurn)
+	for i := range 3 {
+		if got := share(); got != off {
+			t.Errorf("before turn %d: %s is %s, want %s", i, file, got, off)
+		}
+		if r := exchange(t, p, "read "+file, 20*time.Second); r.Line != on {
+			t.Errorf("turn %d: the bot read %q in %s, want %s", i, r.Line, file, on)
+		}
+	}
+	if _, err := p.Exchange([]byte("sleep x\n"), true, 10*time.Millisecond); err == nil {
+		t.Fatal("an answer after a second came within 10 ms")
+	}
+	if got := share(); got != off {
+		t.Errorf("%s is %s after a timeout, want %s", file, got, off)
+	}
+}

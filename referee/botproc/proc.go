@@ -42,6 +42,7 @@ type Proc struct {
 	errFile *os.File
 
 	cg         *botCgroup
+	turn       turnState // the turn priority (turn.go)
 	tmpDir     string
 	fifoDir    string // a sandboxed bot's stdin and stdout FIFOs
 	ready      sandboxReady
@@ -250,6 +251,7 @@ func (p *Proc) start(spec Spec) error {
 		ev = ev.Str("cgroup", p.cg.v2).Strs("limits", p.cg.applied)
 	}
 	ev.Msg("botproc: started")
+	p.watchTurns()
 	return nil
 }
 

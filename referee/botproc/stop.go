@@ -31,6 +31,7 @@ func (p *Proc) Stop(grace time.Duration) error {
 
 func (p *Proc) stop(grace time.Duration) error {
 	var errs []error
+	p.unwatchTurns()
 	p.pipes.signal() // a waiting Exchange returns
 	p.pipes.closeIn()
 	if !waitFor(p.exited, grace) {
