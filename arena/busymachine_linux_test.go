@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/klaverjas-arena/arena/referee/botproc"
 )
 
 // cpuBot answers each play request after 0.1 s of its own CPU time (a busy loop, so on any
@@ -95,5 +97,62 @@ func TestBusyMachineTimeouts(t *testing.T) {
 		if !strings.Contains(out, " on a busy machine)") {
 			t.Errorf("%v counts no timeout on a busy machine:\n%s", args, out)
 		}
+	}
+}
+
+// thiefBot starts 32 busy loops before it says hello and then plays at once (the random
+// example bot): it takes what CPU it can while the other bots are to move.
+const thiefBot = `for i in $(seq 32); do (while :; do :; done) & done
+exec bash %q
+`
+
+// TestMatchCPUThiefAtTheTable: a bot whose processes compute while it is not to move costs
+// the bot that is to move nothing. The victim, cpuBot, needs 0.1 s of CPU for each card and
+// has 2 s; the thief's 32 busy loops at each of its seats would leave it about a 33rd of a
+// CPU, 3.3 s a card, without the turn priority (and keep it from starting within 10 s: the
+// control run in the closing note of stop 44). Unsandboxed, the bots share one session, so
+// the kernel's autogroups, which give each session its share, do not help.
+func TestMatchCPUThiefAtTheTable(t *testing.T) {
+	if l := botproc.Limits(); !strings.Contains(l, "turn priority: a bot found") {
+		t.Skipf("no cpu cgroup controller for the turn priority here: %s", l)
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash for the thief:", err)
+	}
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 for the victim:", err)
+	}
+	dir := t.TempDir()
+	victim, thief := filepath.Join(dir, "cpubot.py"), filepath.Join(dir, "thief.sh")
+	random, _ := filepath.Abs(filepath.Join("..", "examplebots/shell/random.sh"))
+	if err := os.WriteFile(victim, []byte(cpuBot), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(thief, fmt.Appendf(nil, thiefBot, random), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, err := runArena(t, "match", py+" "+victim, bash+" "+thief,
+		"--games", "1", "-o", "game_end=deals:2", "--time", "2s", "--max-faults", "1000", "--sandbox", "off")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	t.Log("\n" + out)
+	rows := 0
+	for line := range strings.Lines(out) {
+		f := strings.Fields(line)
+		if len(f) == 7 && f[1] == "cpubot" {
+			rows++
+			if f[6] != "-" {
+				t.Errorf("the victim at seat %s has faults: %s", f[0], line)
+			}
+		}
+	}
+	if rows != 2 {
+		t.Fatalf("found %d seat rows of cpubot in the match table, want 2:\n%s", rows, out)
+	}
+	if strings.Contains(errOut, "no answer within") {
+		t.Errorf("a bot timed out:\n%s", errOut)
 	}
 }
