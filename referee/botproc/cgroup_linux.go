@@ -84,7 +84,7 @@ func detect() *cgroupSupport {
 		return s
 	}
 	parent := filepath.Join(root, ownV2)
-	probe := filepath.Join(parent, fmt.Sprintf("%sprobe-%d", cgroupPrefix, os.Getpid()))
+	probe := filepath.Join(parent, cgroupPrefix+"probe-"+owner)
 	if err := os.Mkdir(probe, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		s.notes = append(s.notes, fmt.Sprintf("cannot create cgroups under %s: %v", parent, err))
 		return s
@@ -142,7 +142,7 @@ func findV1(ctrl, file string, own map[string]string) *v1Hierarchy {
 		return nil
 	}
 	h := &v1Hierarchy{ctrl: ctrl, mount: mount, parent: filepath.Join(mount, path)}
-	probe := filepath.Join(h.parent, fmt.Sprintf("%sprobe-%d", cgroupPrefix, os.Getpid()))
+	probe := filepath.Join(h.parent, cgroupPrefix+"probe-"+owner)
 	if err := os.Mkdir(probe, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return nil
 	}
@@ -271,7 +271,7 @@ func (s *cgroupSupport) newCgroup(spec Spec) (c *botCgroup, err error) {
 	if s.v2Parent == "" {
 		return nil, nil
 	}
-	name := fmt.Sprintf("%s%d-%d", cgroupPrefix, os.Getpid(), cgroupSeq.Add(1))
+	name := fmt.Sprintf("%s%s-%d", cgroupPrefix, owner, cgroupSeq.Add(1))
 	c = &botCgroup{v2: filepath.Join(s.v2Parent, name), fd: -1, psi: -1, pidsMax: spec.PidsMax}
 	if err := os.Mkdir(c.v2, 0o755); err != nil {
 		return nil, fmt.Errorf("make cgroup: %w", err)
@@ -686,7 +686,7 @@ func (s *cgroupSupport) sweepStale(self int) {
 	for _, parent := range s.parents() {
 		entries, _ := os.ReadDir(parent)
 		for _, e := range entries {
-			pid, ok := cgroupOwner(e.Name())
+			pid, ok := ownerHere(e.Name())
 			if !ok || pid == self || !e.IsDir() || unix.Kill(pid, 0) != unix.ESRCH {
 				continue
 			}
@@ -706,22 +706,26 @@ func (s *cgroupSupport) sweepStale(self int) {
 func sweepTempDirs(self int) {
 	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPrefix+"*"))
 	for _, dir := range dirs {
-		if pid, ok := cgroupOwner(filepath.Base(dir)); ok && pid != self && unix.Kill(pid, 0) == unix.ESRCH {
+		if pid, ok := ownerHere(filepath.Base(dir)); ok && pid != self && unix.Kill(pid, 0) == unix.ESRCH {
 			_ = os.RemoveAll(dir)
 		}
 	}
 }
 
-// cgroupOwner returns the arena pid in a bot cgroup name "botproc-PID-N" or "botproc-probe-PID".
-func cgroupOwner(name string) (int, bool) {
+// ownerHere returns the arena pid in the name of a bot cgroup or working directory
+// ("botproc-OWNER-N", "botproc-probe-OWNER", "botproc-OWNER-…", OWNER made by ownerOf), and
+// whether that arena ran in this PID namespace, so that the pid is its pid here. Names of
+// older arenas, without a namespace, are not counted as here.
+func ownerHere(name string) (int, bool) {
 	rest, ok := strings.CutPrefix(name, cgroupPrefix)
 	if !ok {
 		return 0, false
 	}
 	rest = strings.TrimPrefix(rest, "probe-")
-	pidText, _, _ := strings.Cut(rest, "-")
+	tag, _, _ := strings.Cut(rest, "-")
+	pidText, _, _ := strings.Cut(tag, ".")
 	pid, err := strconv.Atoi(pidText)
-	return pid, err == nil && pid > 0
+	return pid, err == nil && pid > 0 && tag == ownerOf(pid)
 }
 
 // killProcs SIGKILLs the processes listed in a v1 cgroup until it is empty, for at most a second.

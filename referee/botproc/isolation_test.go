@@ -281,7 +281,7 @@ func TestArenaKilled(t *testing.T) {
 	// Any arena process starting meanwhile on this machine (another test binary of
 	// go test ./..., another developer's run) sweeps the dead arena's leftovers first; then
 	// there is nothing left for this test's sweep, and that part is not tested here.
-	tmp, _ := filepath.Glob(filepath.Join(os.TempDir(), fmt.Sprintf("%s%d-*", tempPrefix, arena.Process.Pid)))
+	tmp, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPrefix+ownerOf(arena.Process.Pid)+"-*"))
 	if len(tmp) > 1 {
 		t.Errorf("the killed arena left working directories %v, want one", tmp)
 	} else if len(tmp) == 0 {
@@ -298,7 +298,7 @@ func TestArenaKilled(t *testing.T) {
 	if s.v2Parent == "" {
 		return
 	}
-	pattern := fmt.Sprintf("%s%d-*", cgroupPrefix, arena.Process.Pid)
+	pattern := cgroupPrefix + ownerOf(arena.Process.Pid) + "-*"
 	var stale []string
 	for _, p := range s.parents() {
 		m, _ := filepath.Glob(filepath.Join(p, pattern))
@@ -338,6 +338,85 @@ func TestWithoutCgroups(t *testing.T) {
 	for _, want := range []string{"--- PASS: TestPause ", "--- PASS: TestExchange_OrphanKeepsStdout", "--- SKIP: TestStop_SetsidGrandchild", "--- SKIP: TestExchange_MemoryBalloon"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("without cgroups: no %q in\n%s", want, out)
+		}
+	}
+}
+
+// TestSweepStaleNamespaces: an arena sweeps up the cgroups and working directories that dead
+// arenas of its own PID namespace left, and leaves alone those whose names say they are of
+// another PID namespace, or of an older arena that did not say: the pid in the name may be a
+// live arena there, which this one cannot see. The pid in all three names is one that no
+// process has here (above pid_max); a real process stands in each cgroup.
+func TestSweepStaleNamespaces(t *testing.T) {
+	s := cgroups()
+	if s.v2Parent == "" {
+		t.Skip("no cgroup v2 for the bots")
+	}
+	if ownPIDNamespace == 0 {
+		t.Skip("the PID namespace of this process cannot be read")
+	}
+	b, err := os.ReadFile("/proc/sys/kernel/pid_max")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pidMax int
+	if _, err := fmt.Sscan(string(b), &pidMax); err != nil {
+		t.Fatal(err)
+	}
+	ghost := pidMax + 1
+	type leftover struct {
+		cgroup, tmp string
+		proc        *exec.Cmd
+	}
+	leave := func(tag string) leftover {
+		l := leftover{cgroup: filepath.Join(s.v2Parent, cgroupPrefix+tag+"-1")}
+		if err := os.Mkdir(l.cgroup, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		l.proc = exec.Command("sleep", "60")
+		if err := l.proc.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			_ = l.proc.Process.Kill()
+			_ = l.proc.Wait()
+			_ = removeCgroupTree(l.cgroup, time.Second)
+			_ = os.RemoveAll(l.tmp)
+		})
+		if err := writeFile(l.cgroup, "cgroup.procs", fmt.Sprint(l.proc.Process.Pid)); err != nil {
+			t.Fatal(err)
+		}
+		if l.tmp, err = os.MkdirTemp("", tempPrefix+tag+"-*"); err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	dead := leave(fmt.Sprintf("%d.%d", ghost, ownPIDNamespace))
+	others := []leftover{leave(fmt.Sprintf("%d.%d", ghost, ownPIDNamespace+1)), leave(fmt.Sprint(ghost))}
+
+	s.sweepStale(os.Getpid())
+	sweepTempDirs(os.Getpid())
+
+	exited := make(chan error, 1)
+	go func() { exited <- dead.proc.Wait() }()
+	select {
+	case <-exited:
+	case <-time.After(10 * time.Second):
+		t.Errorf("the process in %s, a dead arena's of this PID namespace, lives on", dead.cgroup)
+	}
+	for _, path := range []string{dead.cgroup, dead.tmp} {
+		if _, err := os.Stat(path); !os.IsNotExist(err) {
+			t.Errorf("%s, a dead arena's of this PID namespace, was not swept up", path)
+		}
+	}
+	for _, l := range others {
+		if st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", l.proc.Process.Pid)); err != nil || strings.Contains(string(st), ") Z ") {
+			t.Errorf("the process in %s was killed", l.cgroup)
+		}
+		for _, path := range []string{l.cgroup, l.tmp} {
+			if _, err := os.Stat(path); err != nil {
+				t.Errorf("%s, not of this PID namespace, was swept up: %v", path, err)
+			}
 		}
 	}
 }

@@ -62,7 +62,7 @@ func checkClean() int {
 		fmt.Fprintf(os.Stderr, "botproc: cgroups left over: %v\n", left)
 		return 1
 	}
-	if left, _ := filepath.Glob(filepath.Join(os.TempDir(), fmt.Sprintf("%s%d-*", tempPrefix, os.Getpid()))); len(left) > 0 {
+	if left, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPrefix+owner+"-*")); len(left) > 0 {
 		fmt.Fprintf(os.Stderr, "botproc: working directories left over: %v\n", left)
 		return 1
 	}
@@ -77,7 +77,7 @@ func checkClean() int {
 func leftoverCgroups() []string {
 	var left []string
 	for _, p := range cgroups().parents() {
-		m, _ := filepath.Glob(filepath.Join(p, fmt.Sprintf("%s%d-*", cgroupPrefix, os.Getpid())))
+		m, _ := filepath.Glob(filepath.Join(p, cgroupPrefix+owner+"-*"))
 		left = append(left, m...)
 	}
 	return left

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -137,8 +138,25 @@ func startOnce(ctx context.Context, spec Spec, log zerolog.Logger) (*Proc, error
 // sandboxBuildError), and a new try lists the files again.
 const sandboxTries = 4
 
-// tempPrefix starts the names of the working directories Start makes: "botproc-PID-…".
+// tempPrefix starts the names of the working directories Start makes: "botproc-OWNER-…".
 const tempPrefix = "botproc-"
+
+// owner is this arena process in the names of the directories and cgroups botproc makes:
+// ownerOf(its pid).
+var owner = ownerOf(os.Getpid())
+
+// ownerOf is the arena process pid of this PID namespace in names: "PID.NS", NS being the
+// namespace's inode number (just "PID" where there are no PID namespaces). An arena sweeps up
+// what dead arenas left (sweepStale, sweepTempDirs) only when they ran in its own PID
+// namespace: a pid of another one may name a live process it cannot see.
+func ownerOf(pid int) string {
+	if ownPIDNamespace != 0 {
+		return fmt.Sprintf("%d.%d", pid, ownPIDNamespace)
+	}
+	return strconv.Itoa(pid)
+}
+
+var ownPIDNamespace = pidNamespace()
 
 // arenaError marks a start failure that is the arena's trouble, not the bot's.
 type arenaError struct{ err error }
@@ -155,7 +173,7 @@ func (p *Proc) start(spec Spec) error {
 	}
 	dir := spec.Dir
 	if dir == "" {
-		d, err := os.MkdirTemp("", fmt.Sprintf("%s%d-*", tempPrefix, os.Getpid()))
+		d, err := os.MkdirTemp("", tempPrefix+owner+"-*")
 		if err != nil {
 			return arenaError{fmt.Errorf("make working directory: %w", err)}
 		}

@@ -32,3 +32,6 @@ func (p *Proc) cpuNow() time.Duration { return 0 }
 
 // cpuWaitNow returns the time other programs kept the bot from a CPU: not measured on macOS.
 func (p *Proc) cpuWaitNow() (time.Duration, bool) { return 0, false }
+
+// pidNamespace is 0: macOS has no PID namespaces.
+func pidNamespace() uint64 { return 0 }

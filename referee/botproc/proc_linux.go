@@ -102,7 +102,7 @@ func (p *Proc) sandboxCmd(spec Spec, dir string, env []string) (*exec.Cmd, []*os
 			}
 		}
 	}
-	if p.fifoDir, err = os.MkdirTemp("", fmt.Sprintf("%s%d-*", tempPrefix, os.Getpid())); err != nil {
+	if p.fifoDir, err = os.MkdirTemp("", tempPrefix+owner+"-*"); err != nil {
 		return nil, nil, arenaError{fmt.Errorf("make the bot's FIFO directory: %w", err)}
 	}
 	uid, gid := -1, -1
@@ -225,6 +225,16 @@ func (p *Proc) cpuNow() time.Duration {
 		return 0
 	}
 	return time.Duration(ts.Nano())
+}
+
+// pidNamespace returns the inode number of this process's PID namespace, or 0 if it cannot be
+// read.
+func pidNamespace() uint64 {
+	var st unix.Stat_t
+	if unix.Stat("/proc/self/ns/pid", &st) != nil {
+		return 0
+	}
+	return st.Ino
 }
 
 // Every bot is started from one goroutine locked to its own OS thread for the life of the

@@ -120,7 +120,7 @@ func newScratchFS(scratch, name string, size int64, uid, gid int) (image, mountP
 	if err != nil {
 		return "", "", fmt.Errorf("allocate the scratch file system %s: %w", image, err)
 	}
-	if mountPoint, err = os.MkdirTemp("", fmt.Sprintf("%s%d-scratch-*", tempPrefix, os.Getpid())); err != nil {
+	if mountPoint, err = os.MkdirTemp("", tempPrefix+owner+"-scratch-*"); err != nil {
 		return "", "", err
 	}
 	return image, mountPoint, nil
