@@ -17,8 +17,9 @@ import (
 )
 
 // BenchmarkExchange measures one request/answer round trip with the test binary as an echo
-// bot, through botproc (without and with the bot's sandbox) and through a bare pipe to the
-// same program, with the bot and the arena free to use any CPU or all pinned to CPU 0.
+// bot, through botproc (without and with the bot's sandbox, and demoted by the turn
+// priority: two cgroup writes a turn) and through a bare pipe to the same program, with the
+// bot and the arena free to use any CPU or all pinned to CPU 0.
 //
 //	go test -run '^$' -bench Exchange -benchtime 20000x ./referee/botproc/
 func BenchmarkExchange(b *testing.B) {
@@ -27,13 +28,14 @@ func BenchmarkExchange(b *testing.B) {
 		if pinned {
 			suffix = "/samecpu"
 		}
-		b.Run("botproc"+suffix, func(b *testing.B) { benchBotproc(b, pinned, false) })
-		b.Run("sandbox"+suffix, func(b *testing.B) { benchBotproc(b, pinned, true) })
+		b.Run("botproc"+suffix, func(b *testing.B) { benchBotproc(b, pinned, false, false) })
+		b.Run("sandbox"+suffix, func(b *testing.B) { benchBotproc(b, pinned, true, false) })
+		b.Run("demoted"+suffix, func(b *testing.B) { benchBotproc(b, pinned, false, true) })
 		b.Run("rawpipe"+suffix, func(b *testing.B) { benchRawPipe(b, pinned) })
 	}
 }
 
-func benchBotproc(b *testing.B, pinned, sandbox bool) {
+func benchBotproc(b *testing.B, pinned, sandbox, demoted bool) {
 	bot := goBot(b, "echo")
 	if sandbox {
 		needSandbox(b)
@@ -48,6 +50,18 @@ func benchBotproc(b *testing.B, pinned, sandbox bool) {
 		b.Fatal(err)
 	}
 	defer p.Stop(time.Second)
+	if demoted {
+		if p.cg == nil || !p.cg.turnable() {
+			b.Skip("no cpu cgroup controller for the turn priority")
+		}
+		p.turn.mu.Lock()
+		p.turn.demoted = true
+		err := p.cg.demote()
+		p.turn.mu.Unlock()
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
 	req := []byte("req x\n")
 	if _, err := p.Exchange(req, true, 10*time.Second); err != nil {
 		b.Fatal(err)
