@@ -135,6 +135,7 @@ func (p *Proc) checkOffTurn() {
 		if err := p.cg.demote(); err != nil {
 			t.failed = true
 			p.log.Warn().Err(err).Msg("botproc: turn priority not set")
+			return
 		}
 		p.log.Info().Dur("cpu", cpu-t.seenCPU).Dur("wall", wall).
 			Msg("botproc: the bot computes while it is not to move; from now on it has the least CPU share between its turns")
