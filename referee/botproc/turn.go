@@ -23,6 +23,7 @@ const watchTick = 10 * time.Millisecond
 
 // turnState is a Proc's part in the turn priority.
 type turnState struct {
+	watched bool // set before the bot is handed out, never changed: the bot is under the watchdog
 	mu      sync.Mutex
 	epoch   uint64 // one more at each turn's start and end: odd while the bot is to move
 	demoted bool
@@ -45,13 +46,13 @@ var watchdog struct {
 // turnEdge marks the start (on) or the end of a turn: an answer is due from the bot. A
 // demoted bot gets an ordinary share for the turn and the least share after it.
 func (p *Proc) turnEdge(on bool) {
-	if p.cg == nil || !p.cg.turnable() {
+	t := &p.turn
+	if !t.watched {
 		return
 	}
-	t := &p.turn
 	t.mu.Lock()
 	t.epoch++
-	if t.demoted && !t.failed {
+	if t.demoted && !t.failed && !t.closed {
 		if err := p.cg.setTurn(on); err != nil {
 			t.failed = true
 			p.log.Warn().Err(err).Msg("botproc: turn priority not set")
@@ -71,14 +72,16 @@ func (p *Proc) watchTurns() {
 		watchdog.procs = map[*Proc]struct{}{}
 	}
 	watchdog.procs[p] = struct{}{}
+	p.turn.watched = true
 	if !watchdog.running {
 		watchdog.running = true
 		go watchLoop()
 	}
 }
 
-// unwatchTurns takes the bot from the watchdog; after it, the watchdog reads none of its
-// files, which may then be closed.
+// unwatchTurns takes the bot from the watchdog; after it, neither the watchdog nor a turn's
+// start or end (an Exchange that runs while the bot is stopped) touches its cgroup files,
+// which may then be closed.
 func (p *Proc) unwatchTurns() {
 	watchdog.mu.Lock()
 	delete(watchdog.procs, p)
