@@ -27,5 +27,6 @@ func (c *botCgroup) remove(time.Duration) error           { return nil }
 func Limits() string {
 	return "WEAKER ISOLATION (macOS): process group only (Setpgid, killed as a group; no Pdeathsig, so a bot outlives an arena killed with kill -9); " +
 		"no cgroups: no memory or pids limits, no CPU affinity, a bot's descendants that call setsid escape the group kill; " +
-		"no CPU time measured; the arena is not protected from a debugger of the same user"
+		"no CPU time measured; the arena is not protected from a debugger of the same user; " +
+		"open files not limited (macOS cannot set another process's limits); core dumps: none (RLIMIT_CORE 0)"
 }

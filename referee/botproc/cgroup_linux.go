@@ -232,8 +232,8 @@ func (s *cgroupSupport) describe() string {
 // Limits returns one line saying what isolation botproc can put bots in on this machine, for
 // the arena to print at start and store with a run: always a process group, and, where the
 // machine allows it, a cgroup per bot with cgroup.kill, memory and pids limits and the turn
-// priority (turn.go).
-func Limits() string { return cgroups().describe() }
+// priority (turn.go); and the open files and core dump limits (rlimit_linux.go).
+func Limits() string { return cgroups().describe() + rlimitNote() }
 
 // botCgroup is the cgroup (v2, plus v1 on hybrid hosts) of one bot.
 type botCgroup struct {

@@ -30,12 +30,14 @@ var sigpipeOnce sync.Once
 //     the same user can ptrace it or read its memory, environment or file descriptors through
 //     /proc, where the deal being played lies in the clear. Its children are dumpable again
 //     from their exec on. macOS has no such switch: there a bot of the same user could attach
-//     to the arena with a debugger, where the system lets it (see Limits).
+//     to the arena with a debugger, where the system lets it (see Limits);
+//   - sets the arena's core file size limit to 0, soft and hard (noCoreDumps): every bot
+//     inherits it and cannot raise it, so no bot writes a core file.
 //
 // It returns the first error met; the other steps are done all the same.
 func Harden() error {
 	sigpipeOnce.Do(func() { signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE) })
-	return errors.Join(undumpable(), closeOnExecSweep())
+	return errors.Join(undumpable(), noCoreDumps(), closeOnExecSweep())
 }
 
 // closeOnExecSweep sets FD_CLOEXEC on every open descriptor above 2.

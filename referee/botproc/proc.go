@@ -242,6 +242,11 @@ func (p *Proc) start(spec Spec) error {
 	p.killMu.Lock()
 	p.cmd, p.pid = cmd, cmd.Process.Pid
 	p.killMu.Unlock()
+	if spec.Sandbox == nil {
+		if err := limitOpenFiles(p.pid); err != nil {
+			return err
+		}
+	}
 	for _, f := range childEnds {
 		f.Close()
 	}

@@ -26,6 +26,9 @@ func (p *Proc) launch(cmd *exec.Cmd, spec Spec) error {
 	return cmd.Start()
 }
 
+// limitOpenFiles does nothing: macOS cannot set another process's limits (see Limits).
+func limitOpenFiles(int) error { return nil }
+
 // cpuNow returns the bot's CPU time so far: macOS gives no way to read another process's CPU
 // clock here, so it is not measured (0; Reply.CPU says "where measurable").
 func (p *Proc) cpuNow() time.Duration { return 0 }

@@ -3,6 +3,9 @@
 package botproc
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -77,4 +80,109 @@ sys.stdin.readline()`)
 	}
 	stopWithin(t, p, 100*time.Millisecond, time.Second)
 	assertGone(t, b.mark)
+}
+
+// openFilesScript opens /dev/null until it cannot and then tries to raise its open files
+// and core file limits, answering "ans OPENED RAISED-FILES RAISED-CORE".
+const openFilesScript = pyReady + `import os, resource
+sys.stdin.readline()
+fds = []
+while len(fds) < 100000:
+    try:
+        fds.append(os.open("/dev/null", os.O_RDONLY))
+    except OSError:
+        break
+for fd in fds:
+    os.close(fd)
+def raised(which, to):
+    try:
+        resource.setrlimit(which, (to, to))
+        return "raised"
+    except (ValueError, OSError):
+        return "denied"
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+print("ans", len(fds), raised(resource.RLIMIT_NOFILE, hard + 1), raised(resource.RLIMIT_CORE, 1 << 20), flush=True)
+sys.stdin.readline()
+`
+
+// E4: a bot process may open at most OpenFilesMax files, with the sandbox and without, and
+// in the sandbox it cannot raise that limit or its core file limit. The control runs the
+// same script as a plain child of the test, which opens many more.
+func TestRlimits_OpenFiles(t *testing.T) {
+	t.Parallel()
+	control := exec.Command(pyBot(t, "").Argv[0], "-c", strings.Replace(openFilesScript, "sys.stdin.readline()", "", 2))
+	out, err := control.Output()
+	if err != nil {
+		t.Fatalf("control: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if f := strings.Fields(lines[len(lines)-1]); len(f) != 4 {
+		t.Fatalf("control answered %q", out)
+	} else if n, _ := strconv.Atoi(f[1]); n <= OpenFilesMax {
+		t.Logf("control: a plain child opens only %d files here; the limit is not what stops the bot", n)
+	} else {
+		t.Logf("control: a plain child opens %d files", n)
+	}
+	for _, sandbox := range []bool{false, true} {
+		t.Run(map[bool]string{false: "plain", true: "sandbox"}[sandbox], func(t *testing.T) {
+			t.Parallel()
+			b := pyBot(t, openFilesScript)
+			if sandbox {
+				needSandbox(t)
+				b = sandboxed(b, Sandbox{})
+			}
+			p := mustStart(t, b)
+			ready(t, p)
+			r := exchange(t, p, "req open", 20*time.Second)
+			f := strings.Fields(r.Line)
+			if len(f) != 4 {
+				t.Fatalf("answer %q", r.Line)
+			}
+			opened, _ := strconv.Atoi(f[1])
+			limit := int(openFilesLimit().Max)
+			if opened > limit-3 || opened < limit-20 {
+				t.Errorf("the bot opened %d files besides its standard ones, want about %d", opened, limit-3)
+			}
+			if sandbox || os.Geteuid() != 0 { // root without a sandbox may raise its limits
+				if f[2] != "denied" || f[3] != "denied" {
+					t.Errorf("raising the open files and core limits: %s, %s; want both denied", f[2], f[3])
+				}
+			}
+		})
+	}
+}
+
+// E5: a bot that crashes writes no core file, here in its working directory (where the
+// kernel's core_pattern "core" puts it), even with its soft limit raised to its hard one. The control crashes the same program as a plain
+// child of the test with the core file size limit raised, which writes one.
+func TestRlimits_NoCoreDump(t *testing.T) {
+	t.Parallel()
+	if pattern, err := os.ReadFile("/proc/sys/kernel/core_pattern"); err != nil || strings.ContainsAny(string(pattern), "|/") {
+		t.Skipf("core files do not go to the crashing process's directory here (core_pattern %q, %v)", pattern, err)
+	}
+	// The bot raises its soft limit to its hard one, as any process may (a service manager
+	// or a container often starts programs so), and aborts.
+	crash := "import os, resource, sys\nsys.stdin.readline()\n" +
+		"hard = resource.getrlimit(resource.RLIMIT_CORE)[1]\nresource.setrlimit(resource.RLIMIT_CORE, (hard, hard))\nos.abort()\n"
+	py := pyBot(t, "").Argv[0]
+	controlDir := t.TempDir()
+	control := exec.Command("/bin/sh", "-c", `ulimit -c unlimited && exec "$0" -c "$1" </dev/null`, py, crash)
+	control.Dir = controlDir
+	if out, err := control.CombinedOutput(); err == nil || strings.Contains(string(out), "ulimit") {
+		// Once a bot has started, the test process's own hard limit is 0 (Harden): only
+		// root may raise it again.
+		t.Skipf("control: could not crash a plain child with an unlimited core size: %v, %s", err, out)
+	}
+	if cores, _ := filepath.Glob(filepath.Join(controlDir, "core*")); len(cores) == 0 {
+		t.Skip("control: a plain child that aborts with an unlimited core size writes no core file here either")
+	}
+
+	b := pyBot(t, crash)
+	b.Dir = t.TempDir()
+	p := mustStart(t, b)
+	_, err := p.Exchange([]byte("req crash\n"), true, 20*time.Second)
+	wantFault(t, err, referee.FaultCrash, "SIGABRT")
+	if cores, _ := filepath.Glob(filepath.Join(b.Dir, "core*")); len(cores) > 0 {
+		t.Errorf("the bot left core files: %v", cores)
+	}
 }

@@ -400,10 +400,10 @@ func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, own pro
 			"--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--")
 	}
 	if own.fifoDir != "" {
-		// The shell says the sandbox is built, opens the FIFOs in it, as the bot's user, and
-		// becomes the bot.
-		command = append(command, "/bin/sh", "-c", fmt.Sprintf(`printf . >%s && exec "$0" "$@" <%s >%s`,
-			quoteWord(own.ready), quoteWord(own.in), quoteWord(own.out)))
+		// The shell sets the open files limit, says the sandbox is built, opens the FIFOs in
+		// it, as the bot's user, and becomes the bot.
+		command = append(command, "/bin/sh", "-c", fmt.Sprintf(`ulimit -n %d && printf . >%s && exec "$0" "$@" <%s >%s`,
+			openFilesLimit().Max, quoteWord(own.ready), quoteWord(own.in), quoteWord(own.out)))
 	}
 	command = append(command, prog)
 	command = append(command, spec.Argv[1:]...)
