@@ -1,5 +1,5 @@
 // Package confine holds what an organiser says about how bots are confined: whether they run
-// in a sandbox (on by default), each bot's memory and process limits, the extra paths it may
+// in a sandbox (on by default), each bot's memory, process and open files limits, the extra paths it may
 // read and its writable scratch directory, as written in a bots file or a league file; and
 // it turns that into the botproc.Spec fields that enforce it.
 package confine
@@ -18,6 +18,7 @@ import (
 const (
 	DefaultMemory = 1 << 30 // bytes: 1 GiB
 	DefaultPids   = 256     // processes and threads
+	MinOpenFiles  = 16      // the least open_files a bot's entry may set: an interpreter needs a few
 )
 
 // Limits is the part of a bot's entry in a bots or league file about its confinement. It is
@@ -25,6 +26,7 @@ const (
 //
 //	memory = "2GiB"            # default 1GiB; on reaching it the bot is killed (memory_limit)
 //	pids = 64                  # processes and threads, default 256
+//	open_files = 4096          # open files of each process, default 1024
 //	read_only = ["/opt/books"] # more paths the sandboxed bot may read (relative: to the file)
 //	scratch = "scratch/x"      # each sandboxed process writes a directory of its own here (must exist)
 //	scratch_size = "256MiB"    # and that directory is a file system of its own of this size (root only)
@@ -33,6 +35,7 @@ type Limits struct {
 	Memory      Size     `toml:"memory" json:"memory,omitempty"`
 	Tmp         Size     `toml:"tmp" json:"tmp,omitempty"`
 	Pids        int      `toml:"pids" json:"pids,omitempty"`
+	OpenFiles   int      `toml:"open_files" json:"open_files,omitempty"`
 	ReadOnly    []string `toml:"read_only" json:"read_only,omitempty"`
 	Scratch     string   `toml:"scratch" json:"scratch,omitempty"`
 	ScratchSize Size     `toml:"scratch_size" json:"scratch_size,omitempty"`
@@ -69,6 +72,12 @@ func (l *Limits) Resolve(dir string) []error {
 	}
 	if l.Pids < 0 || (l.Pids > 0 && l.Pids < 4) {
 		errs = append(errs, fmt.Errorf("pids = %d: at least 4 (the sandbox itself takes two)", l.Pids))
+	}
+	switch ceiling := botproc.OpenFilesCeiling(); {
+	case l.OpenFiles < 0 || (l.OpenFiles > 0 && l.OpenFiles < MinOpenFiles):
+		errs = append(errs, fmt.Errorf("open_files = %d: at least %d", l.OpenFiles, MinOpenFiles))
+	case uint64(l.OpenFiles) > ceiling:
+		errs = append(errs, fmt.Errorf("open_files = %d: at most %d here, the arena's own hard limit (raise it with ulimit -Hn before the arena starts)", l.OpenFiles, ceiling))
 	}
 	for i, p := range l.ReadOnly {
 		if !filepath.IsAbs(p) {
@@ -164,6 +173,7 @@ func (p Policy) Apply(spec *botproc.Spec, l Limits) {
 	if l.Pids > 0 {
 		spec.PidsMax = l.Pids
 	}
+	spec.OpenFiles = l.OpenFiles // 0: botproc's default
 	if p.Off {
 		return
 	}

@@ -1,6 +1,7 @@
 package confine
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,11 +16,11 @@ func TestLimitsFromTOML(t *testing.T) {
 		Name string `toml:"name"`
 		Limits
 	}
-	text := "name = \"x\"\nmemory = \"512MiB\"\npids = 64\nread_only = [\"books\"]\nscratch = \"tmp\"\nscratch_size = \"1GiB\"\ntmp = \"256MiB\"\n"
+	text := "name = \"x\"\nmemory = \"512MiB\"\npids = 64\nopen_files = 4096\nread_only = [\"books\"]\nscratch = \"tmp\"\nscratch_size = \"1GiB\"\ntmp = \"256MiB\"\n"
 	if _, err := toml.Decode(text, &e); err != nil {
 		t.Fatal(err)
 	}
-	if e.Memory != 512<<20 || e.Pids != 64 || len(e.ReadOnly) != 1 || e.Scratch != "tmp" || e.ScratchSize != 1<<30 || e.Tmp != 256<<20 {
+	if e.Memory != 512<<20 || e.Pids != 64 || e.OpenFiles != 4096 || len(e.ReadOnly) != 1 || e.Scratch != "tmp" || e.ScratchSize != 1<<30 || e.Tmp != 256<<20 {
 		t.Errorf("decoded %+v", e)
 	}
 	for _, bad := range []string{"memory = \"lots\"", "memory = \"2EiB\""} {
@@ -38,17 +39,33 @@ func TestResolve(t *testing.T) {
 	if errs := l.Resolve(dir); len(errs) != 0 || l.ReadOnly[0] != filepath.Join(dir, "books") {
 		t.Errorf("resolve: %v %v", errs, l.ReadOnly)
 	}
-	bad := Limits{Memory: 1 << 20, Tmp: 1 << 10, Pids: 2, ReadOnly: []string{"nosuch"}, Scratch: "nosuch", ScratchSize: 1 << 20}
+	bad := Limits{Memory: 1 << 20, Tmp: 1 << 10, Pids: 2, OpenFiles: 8, ReadOnly: []string{"nosuch"}, Scratch: "nosuch", ScratchSize: 1 << 20}
 	errs := bad.Resolve(dir)
 	var all []string
 	for _, err := range errs {
 		all = append(all, err.Error())
 	}
 	text := strings.Join(all, "\n")
-	for _, want := range []string{"memory = 1.0 MiB: at least 16MiB", "tmp = 1.0 KiB: at least 1MiB", "pids = 2", "read_only", `scratch = "` + filepath.Join(dir, "nosuch"), "scratch_size = 1.0 MiB: at least 4MiB"} {
+	for _, want := range []string{"memory = 1.0 MiB: at least 16MiB", "tmp = 1.0 KiB: at least 1MiB", "pids = 2", "open_files = 8: at least 16", "read_only", `scratch = "` + filepath.Join(dir, "nosuch"), "scratch_size = 1.0 MiB: at least 4MiB"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("problems %q lack %q", text, want)
 		}
+	}
+}
+
+// An entry may not allow a bot more open files than the arena itself may have.
+func TestResolveOpenFilesCeiling(t *testing.T) {
+	ceiling := botproc.OpenFilesCeiling()
+	if ceiling > 1<<30 {
+		t.Skipf("the arena's hard limit on open files is %d: no entry can exceed it", ceiling)
+	}
+	l := Limits{OpenFiles: int(ceiling) + 1}
+	if errs := l.Resolve(t.TempDir()); len(errs) != 1 || !strings.Contains(errs[0].Error(), fmt.Sprintf("at most %d here", ceiling)) {
+		t.Errorf("open_files above the ceiling: %v", errs)
+	}
+	l = Limits{OpenFiles: int(ceiling)}
+	if errs := l.Resolve(t.TempDir()); len(errs) != 0 {
+		t.Errorf("open_files at the ceiling: %v", errs)
 	}
 }
 
@@ -87,8 +104,8 @@ func TestApply(t *testing.T) {
 		t.Errorf("defaults: %+v %+v", spec, spec.Sandbox)
 	}
 	spec = botproc.Spec{}
-	Policy{Off: true}.Apply(&spec, Limits{Memory: 2 << 30, Pids: 10})
-	if spec.MemoryMax != 2<<30 || spec.PidsMax != 10 || spec.Sandbox != nil {
+	Policy{Off: true}.Apply(&spec, Limits{Memory: 2 << 30, Pids: 10, OpenFiles: 100})
+	if spec.MemoryMax != 2<<30 || spec.PidsMax != 10 || spec.OpenFiles != 100 || spec.Sandbox != nil {
 		t.Errorf("off, own limits: %+v", spec)
 	}
 	if !strings.Contains(Policy{Off: true}.Describe(), "SANDBOX OFF") {

@@ -171,6 +171,10 @@ func (p *Proc) start(spec Spec) error {
 	if err := Harden(); err != nil {
 		p.log.Warn().Err(err).Msg("botproc: harden")
 	}
+	openFiles, err := botOpenFiles(spec.OpenFiles)
+	if err != nil {
+		return arenaError{err}
+	}
 	dir := spec.Dir
 	if dir == "" {
 		d, err := os.MkdirTemp("", tempPrefix+owner+"-*")
@@ -214,7 +218,6 @@ func (p *Proc) start(spec Spec) error {
 			f.Close()
 		}
 	}()
-	var err error
 	var stdinR, stdoutW, stderrW *os.File
 	if p.fifoDir == "" {
 		if stdinR, stdoutW, err = p.pipes.open(); err != nil {
@@ -243,7 +246,7 @@ func (p *Proc) start(spec Spec) error {
 	p.cmd, p.pid = cmd, cmd.Process.Pid
 	p.killMu.Unlock()
 	if spec.Sandbox == nil {
-		if err := limitOpenFiles(p.pid); err != nil {
+		if err := limitOpenFiles(p.pid, openFiles); err != nil {
 			return err
 		}
 	}

@@ -20,6 +20,9 @@ func (p *Proc) launch(cmd *exec.Cmd, spec Spec) error {
 	if len(spec.CPUs) > 0 {
 		missing = append(missing, "cpu affinity")
 	}
+	if spec.OpenFiles > 0 {
+		missing = append(missing, "open files")
+	}
 	if len(missing) > 0 {
 		p.log.Warn().Strs("limits", missing).Msg("botproc: limits not enforced on macOS")
 	}
@@ -27,7 +30,7 @@ func (p *Proc) launch(cmd *exec.Cmd, spec Spec) error {
 }
 
 // limitOpenFiles does nothing: macOS cannot set another process's limits (see Limits).
-func limitOpenFiles(int) error { return nil }
+func limitOpenFiles(int, uint64) error { return nil }
 
 // cpuNow returns the bot's CPU time so far: macOS gives no way to read another process's CPU
 // clock here, so it is not measured (0; Reply.CPU says "where measurable").

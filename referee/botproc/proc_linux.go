@@ -44,12 +44,12 @@ func (p *Proc) launch(cmd *exec.Cmd, spec Spec) error {
 	return startOnSpawner(cmd, v1, spec.CPUs)
 }
 
-// limitOpenFiles sets the open files limit of the bot process pid (see OpenFilesMax) as soon
-// as it runs, for a bot without a sandbox: before it has read a request, though not before
-// its first instructions. (In the sandbox the shell that becomes the bot sets it before the
-// bot runs.) A bot that has already exited is no error.
-func limitOpenFiles(pid int) error {
-	lim := openFilesLimit()
+// limitOpenFiles sets the open files limit of the bot process pid to n (Spec.OpenFiles) as
+// soon as it runs, for a bot without a sandbox: before it has read a request, though not
+// before its first instructions. (In the sandbox the shell that becomes the bot sets it
+// before the bot runs.) A bot that has already exited is no error.
+func limitOpenFiles(pid int, n uint64) error {
+	lim := unix.Rlimit{Cur: n, Max: n}
 	if err := unix.Prlimit(pid, unix.RLIMIT_NOFILE, &lim, nil); err != nil && !errors.Is(err, unix.ESRCH) {
 		return arenaError{fmt.Errorf("limit the bot's open files: %w", err)}
 	}

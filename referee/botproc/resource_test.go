@@ -3,6 +3,7 @@
 package botproc
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,9 +106,10 @@ print("ans", len(fds), raised(resource.RLIMIT_NOFILE, hard + 1), raised(resource
 sys.stdin.readline()
 `
 
-// E4: a bot process may open at most OpenFilesMax files, with the sandbox and without, and
-// in the sandbox it cannot raise that limit or its core file limit. The control runs the
-// same script as a plain child of the test, which opens many more.
+// E4: a bot process may open at most DefaultOpenFiles files, or what its Spec allows, with
+// the sandbox and without, and in the sandbox it cannot raise that limit or its core file
+// limit. The control runs the same script as a plain child of the test, which opens many
+// more.
 func TestRlimits_OpenFiles(t *testing.T) {
 	t.Parallel()
 	control := exec.Command(pyBot(t, "").Argv[0], "-c", strings.Replace(openFilesScript, "sys.stdin.readline()", "", 2))
@@ -118,18 +120,30 @@ func TestRlimits_OpenFiles(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	if f := strings.Fields(lines[len(lines)-1]); len(f) != 4 {
 		t.Fatalf("control answered %q", out)
-	} else if n, _ := strconv.Atoi(f[1]); n <= OpenFilesMax {
+	} else if n, _ := strconv.Atoi(f[1]); n <= DefaultOpenFiles {
 		t.Logf("control: a plain child opens only %d files here; the limit is not what stops the bot", n)
 	} else {
 		t.Logf("control: a plain child opens %d files", n)
 	}
-	for _, sandbox := range []bool{false, true} {
-		t.Run(map[bool]string{false: "plain", true: "sandbox"}[sandbox], func(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		sandbox bool
+		allowed int
+	}{{"plain", false, 0}, {"sandbox", true, 0}, {"plain-64", false, 64}, {"sandbox-2000", true, 2000}} {
+		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			b := pyBot(t, openFilesScript)
-			if sandbox {
+			if c.sandbox {
 				needSandbox(t)
 				b = sandboxed(b, Sandbox{})
+			}
+			b.OpenFiles = c.allowed
+			limit := min(DefaultOpenFiles, int(OpenFilesCeiling()))
+			if c.allowed > 0 {
+				if uint64(c.allowed) > OpenFilesCeiling() {
+					t.Skipf("the arena's own hard limit is %d", OpenFilesCeiling())
+				}
+				limit = c.allowed
 			}
 			p := mustStart(t, b)
 			ready(t, p)
@@ -139,16 +153,38 @@ func TestRlimits_OpenFiles(t *testing.T) {
 				t.Fatalf("answer %q", r.Line)
 			}
 			opened, _ := strconv.Atoi(f[1])
-			limit := int(openFilesLimit().Max)
 			if opened > limit-3 || opened < limit-20 {
 				t.Errorf("the bot opened %d files besides its standard ones, want about %d", opened, limit-3)
 			}
-			if sandbox || os.Geteuid() != 0 { // root without a sandbox may raise its limits
+			if c.sandbox || os.Geteuid() != 0 { // root without a sandbox may raise its limits
 				if f[2] != "denied" || f[3] != "denied" {
 					t.Errorf("raising the open files and core limits: %s, %s; want both denied", f[2], f[3])
 				}
 			}
 		})
+	}
+}
+
+// Start refuses a bot more open files than the arena itself may have, before it runs.
+func TestStart_OpenFilesAboveCeiling(t *testing.T) {
+	t.Parallel()
+	for _, sandbox := range []bool{false, true} {
+		b := shBot(t, "echo started >&2")
+		if sandbox {
+			if SandboxError() != nil {
+				continue
+			}
+			b = sandboxed(b, Sandbox{})
+		}
+		b.OpenFiles = int(OpenFilesCeiling()) + 1
+		p, err := Start(context.Background(), b.Spec, testLog(t))
+		if err == nil {
+			p.Stop(time.Second)
+			t.Fatalf("sandbox %v: Start allowed %d open files, above the ceiling", sandbox, b.OpenFiles)
+		}
+		if AsFault(err) != nil || !strings.Contains(err.Error(), "above the arena's own hard limit") {
+			t.Errorf("sandbox %v: Start: %v, want the arena's error naming the hard limit", sandbox, err)
+		}
 	}
 }
 

@@ -255,6 +255,10 @@ func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, own pro
 	if err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)
 	}
+	openFiles, err := botOpenFiles(spec.OpenFiles)
+	if err != nil {
+		return nil, err
+	}
 	args := []string{"--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--hostname", "sandbox",
 		"--die-with-parent", "--new-session", "--cap-drop", "ALL"}
 	if haveSeccomp {
@@ -403,7 +407,7 @@ func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, own pro
 		// The shell sets the open files limit, says the sandbox is built, opens the FIFOs in
 		// it, as the bot's user, and becomes the bot.
 		command = append(command, "/bin/sh", "-c", fmt.Sprintf(`ulimit -n %d && printf . >%s && exec "$0" "$@" <%s >%s`,
-			openFilesLimit().Max, quoteWord(own.ready), quoteWord(own.in), quoteWord(own.out)))
+			openFiles, quoteWord(own.ready), quoteWord(own.in), quoteWord(own.out)))
 	}
 	command = append(command, prog)
 	command = append(command, spec.Argv[1:]...)

@@ -37,6 +37,10 @@ type Spec struct {
 	// (pids.max; a Go program uses about 5 threads, a JVM dozens). Ignored, with a warning
 	// in the log, where the machine has no pids controller.
 	PidsMax int
+	// OpenFiles, if > 0, is the most files each of the bot's processes may have open
+	// (RLIMIT_NOFILE, soft and hard; pipes and sockets count); 0 means DefaultOpenFiles.
+	// Start fails if it is above OpenFilesCeiling.
+	OpenFiles int
 	// Sandbox, if set, confines the bot (see Sandbox). Start fails with a plain error (the
 	// arena's trouble, not the bot's) where the machine cannot make one: see SandboxError.
 	Sandbox *Sandbox
