@@ -54,6 +54,11 @@ func writeFirstLegal(t *testing.T, dir, name, known, change string) string {
 	return path
 }
 
+// askTime is the time per decision of the logged matches and of asking them again (a log
+// does not keep it): the requests are then the same, and generous, since on a loaded machine
+// a shell bot can take more than the default second.
+const askTime = "5s"
+
 // askMatch plays a match of the first-legal bot (as "firstlegal") against the hostile
 // test bot behaving, with a log and a trace per seat, and returns the log's path and the
 // trace directory.
@@ -63,7 +68,7 @@ func askMatch(t *testing.T, dir string, extra ...string) (string, string) {
 	other := writeBot(t, dir, "other", "shift 5; echo \"$1\"; continue", "echo ok")
 	log, traces := filepath.Join(dir, "log.jsonl"), filepath.Join(dir, "traces")
 	args := append([]string{"match", "bash " + first, "bash " + other, "--games", "1", "-o", "game_end=deals:4", "--seed", "21",
-		"--log", log, "--trace-dir", traces}, extra...)
+		"--time", askTime, "--log", log, "--trace-dir", traces}, extra...)
 	if _, errOut, err := runArena(t, args...); err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
@@ -71,9 +76,24 @@ func askMatch(t *testing.T, dir string, extra ...string) (string, string) {
 	return log, traces
 }
 
-// askJSON runs arena ask with --json and returns the report and the exit status.
+// askFaults lists the faults of the decisions of r, for a failure's message.
+func askFaults(r askReport) []string {
+	var faults []string
+	for _, d := range r.Decisions {
+		if d.Outcome == ask.Faulted {
+			faults = append(faults, d.Fault)
+		}
+	}
+	return faults
+}
+
+// askJSON runs arena ask with --json and returns the report and the exit status. Asking a
+// log, it asks with askTime.
 func askJSON(t *testing.T, args ...string) (askReport, int) {
 	t.Helper()
+	if slices.Contains(args, "--log") {
+		args = append([]string{"--time", askTime}, args...)
+	}
 	out, errOut, err := runArena(t, append([]string{"ask", "--json"}, args...)...)
 	status := 0
 	var exit cli.ExitCoder
@@ -166,7 +186,7 @@ func TestAskFindsTheChangedDecision(t *testing.T) {
 	if status != 1 || len(one.Decisions) != 1 || one.Decisions[0].Line != known || one.Decisions[0].Outcome != ask.Different {
 		t.Fatalf("ask %s: exit %d, %+v", sel, status, one.Decisions)
 	}
-	text, _, _ := runArena(t, "ask", "--log", log, "bash "+changed, sel)
+	text, _, _ := runArena(t, "ask", "--time", askTime, "--log", log, "bash "+changed, sel)
 	if !strings.Contains(text, "different") || !strings.Contains(text, seat+" (firstlegal) to play") || !strings.Contains(text, "trick ") {
 		t.Errorf("the text output does not show the position of the difference:\n%s", text)
 	}
@@ -221,7 +241,7 @@ func TestAskThreePlayer(t *testing.T) {
 			first := writeFirstLegal(t, dir, "firstlegal", "", "")
 			log, traces := filepath.Join(dir, "log.jsonl"), filepath.Join(dir, "traces")
 			args := []string{"match", "--preset", "drie_spelers", "--games", "1", "--duplicate=false", "-o", "game_end=deals:3", "--seed", "4",
-				"--log", log, "--trace-dir", traces}
+				"--time", askTime, "--log", log, "--trace-dir", traces}
 			for range table {
 				args = append(args, "bash "+first)
 			}
@@ -231,13 +251,13 @@ func TestAskThreePlayer(t *testing.T) {
 			noFaults(t, log)
 			r, status := askJSON(t, "--log", log, "bash "+first)
 			if status != 0 || r.Summary.Asked == 0 || r.Summary.Same != r.Summary.Asked {
-				t.Fatalf("identical build: exit %d, summary %+v", status, r.Summary)
+				t.Fatalf("identical build: exit %d, summary %+v, faults %q", status, r.Summary, askFaults(r))
 			}
 			known, _ := knownPosition(t, traces, 1)
 			changed := writeFirstLegal(t, dir, "changed", known, playLast)
 			r, status = askJSON(t, "--log", log, "--bot", "firstlegal", "bash "+changed)
 			if status != 1 || r.Summary.Different != 1 || r.Summary.Faults != 0 {
-				t.Fatalf("changed build: exit %d, summary %+v", status, r.Summary)
+				t.Fatalf("changed build: exit %d, summary %+v, faults %q", status, r.Summary, askFaults(r))
 			}
 		})
 	}
