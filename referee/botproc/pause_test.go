@@ -4,6 +4,8 @@ package botproc
 
 import (
 	"os"
+	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -47,6 +49,10 @@ func groupCPU(t *testing.T, pgid int) int {
 // they run again and the bot answers; a paused bot is stopped as any other.
 func TestPause(t *testing.T) {
 	p := mustStart(t, shBot(t, busyScript))
+	// Not the turn priority's test: demoted, the spinning child would have the least CPU
+	// share between the bot's turns, and on a busy machine wait long for the CPU time the
+	// test waits for after Resume.
+	p.unwatchTurns()
 	ready(t, p)
 	if err := p.Pause(); err != nil {
 		t.Fatalf("Pause: %v", err)
@@ -82,6 +88,7 @@ func TestPause(t *testing.T) {
 func TestPause_Sandboxed(t *testing.T) {
 	needSandbox(t)
 	p := mustStart(t, sandboxed(shBot(t, busyScript), Sandbox{}))
+	p.unwatchTurns() // see TestPause
 	ready(t, p)
 	if err := p.Pause(); err != nil {
 		t.Skipf("a sandboxed bot cannot be paused here: %v", err)
@@ -184,4 +191,39 @@ func TestTurnPriority(t *testing.T) {
 	if got := share(); got != off {
 		t.Errorf("%s is %s after a timeout, want %s", file, got, off)
 	}
+}
+
+// TestTurnPriority_StopOnBusyMachine: a demoted bot gets an ordinary share back when it is
+// stopped, so it dies at once on a busy machine. With the least share, its killed processes
+// waited seconds for a CPU to exit on (stop 44's CI: "still has processes 5s after
+// cgroup.kill").
+func TestTurnPriority_StopOnBusyMachine(t *testing.T) {
+	p := mustStart(t, shBot(t, turnScript))
+	if p.cg == nil || !p.cg.turnable() {
+		t.Skipf("no cpu cgroup controller for the turn priority here: %s", Limits())
+	}
+	if r := exchange(t, p, "spin", 20*time.Second); r.Line != "spinning" {
+		t.Fatalf("answer %q to spin", r.Line)
+	}
+	demoted := func() bool {
+		p.turn.mu.Lock()
+		defer p.turn.mu.Unlock()
+		return p.turn.demoted && !p.turn.failed
+	}
+	for deadline := time.Now().Add(20 * time.Second); !demoted(); time.Sleep(watchTick) {
+		if time.Now().After(deadline) {
+			t.Fatal("a bot computing between its turns was not demoted in 20 s")
+		}
+	}
+	for range 4 * runtime.NumCPU() { // plain processes, which the watchdog leaves alone
+		hog := exec.Command("/bin/sh", "-c", "while :; do :; done")
+		if err := hog.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = hog.Process.Kill(); _ = hog.Wait() })
+	}
+	time.Sleep(200 * time.Millisecond)
+	start := time.Now()
+	stopWithin(t, p, 100*time.Millisecond, time.Second)
+	t.Logf("stopped in %v", time.Since(start))
 }

@@ -79,16 +79,24 @@ func (p *Proc) watchTurns() {
 	}
 }
 
-// unwatchTurns takes the bot from the watchdog; after it, neither the watchdog nor a turn's
-// start or end (an Exchange that runs while the bot is stopped) touches its cgroup files,
-// which may then be closed.
+// unwatchTurns takes the stopping bot from the watchdog and gives a demoted one an ordinary
+// share again: its processes need a CPU to exit on, and with the least share on a busy
+// machine they waited seconds for one after they were killed. After it, neither the
+// watchdog nor a turn's start or end (an Exchange that runs while the bot is stopped)
+// touches the bot's cgroup files, which may then be closed.
 func (p *Proc) unwatchTurns() {
 	watchdog.mu.Lock()
 	delete(watchdog.procs, p)
 	watchdog.mu.Unlock()
-	p.turn.mu.Lock()
-	p.turn.closed = true
-	p.turn.mu.Unlock()
+	t := &p.turn
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.demoted && !t.failed && !t.closed {
+		if err := p.cg.setTurn(true); err != nil {
+			p.log.Warn().Err(err).Msg("botproc: turn priority not set")
+		}
+	}
+	t.closed = true
 }
 
 // watchLoop is the watchdog. It ends once no bot is left to watch.
