@@ -37,6 +37,7 @@ func checkBot(t *testing.T, argv []string, tc referee.TimeControl, stderrFile st
 	t.Helper()
 	spec := botproc.Spec{Name: filepath.Base(argv[len(argv)-1]), Argv: argv, Dir: t.TempDir(), StderrFile: stderrFile}
 	opts := Options{Bot: strings.Join(argv, " "), Time: tc, StderrFile: stderrFile,
+		QuitWait: 5 * time.Second, // not the default second: a loaded machine can take longer to end an interpreter
 		Start: func(ctx context.Context) (referee.Conn, error) {
 			p, err := botproc.Start(ctx, spec, zerolog.Nop())
 			if err != nil {
