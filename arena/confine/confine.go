@@ -1,7 +1,7 @@
 // Package confine holds what an organiser says about how bots are confined: whether they run
-// in a sandbox (on by default), each bot's memory, process and open files limits, the extra paths it may
-// read and its writable scratch directory, as written in a bots file or a league file; and
-// it turns that into the botproc.Spec fields that enforce it.
+// in a sandbox (on by default), each bot's memory, process and open files limits, the extra
+// paths it may read and its writable scratch directory, as written in a bots file or a league
+// file; and it turns that into the botproc.Spec fields that enforce it.
 package confine
 
 import (
