@@ -53,6 +53,12 @@ func checkClean() int {
 		fmt.Fprintf(os.Stderr, "botproc: %d goroutines still running after the tests\n", n)
 		return 1
 	}
+	// The watchdog ends at its first tick after the last bot's Stop, which comes late on a
+	// loaded machine; then goleak looks.
+	if !watchdogEnded(5 * time.Second) {
+		fmt.Fprintln(os.Stderr, "botproc: the turn watchdog still runs 5s after the tests")
+		return 1
+	}
 	// The spawner lives as long as the process, by design.
 	if err := goleak.Find(goleak.IgnoreTopFunction("github.com/klaverjas-arena/arena/referee/botproc.spawnLoop")); err != nil {
 		fmt.Fprintf(os.Stderr, "botproc: goroutine leak: %v\n", err)
@@ -71,6 +77,18 @@ func checkClean() int {
 		return 1
 	}
 	return 0
+}
+
+// watchdogEnded reports whether the turn watchdog has stopped, waiting at most d.
+func watchdogEnded(d time.Duration) bool {
+	for deadline := time.Now().Add(d); ; time.Sleep(10 * time.Millisecond) {
+		watchdog.mu.Lock()
+		running := watchdog.running
+		watchdog.mu.Unlock()
+		if !running || time.Now().After(deadline) {
+			return !running
+		}
+	}
 }
 
 // leftoverCgroups lists this process's bot cgroups that still exist.

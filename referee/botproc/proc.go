@@ -67,18 +67,22 @@ type Proc struct {
 	stopErr   error
 	killMu    sync.Mutex
 	reaped    bool
-	drainDone chan struct{} // closed when the stderr drain has ended
+	drainDone chan struct{}  // closed when the stderr drain has ended
+	spawned   sync.WaitGroup // the exit watcher and the stderr drain, until they have returned
 }
 
 // liveGoroutines counts the goroutines botproc has running, for tests. Each Proc runs two:
 // the exit watcher (ends when the main process exits) and the stderr drain (ends at EOF or
-// when Stop ends it); Stop waits for both.
+// when Stop ends it); Stop waits until both have returned (the watcher only once the main
+// process has exited).
 var liveGoroutines atomic.Int64
 
-// spawn runs f in a counted goroutine.
+// spawn runs f in a goroutine counted in liveGoroutines and p.spawned.
 func (p *Proc) spawn(f func()) {
 	liveGoroutines.Add(1)
+	p.spawned.Add(1)
 	go func() {
+		defer p.spawned.Done()
 		defer liveGoroutines.Add(-1)
 		f()
 	}()
@@ -245,11 +249,6 @@ func (p *Proc) start(spec Spec) error {
 	p.killMu.Lock()
 	p.cmd, p.pid = cmd, cmd.Process.Pid
 	p.killMu.Unlock()
-	if spec.Sandbox == nil {
-		if err := limitOpenFiles(p.pid, openFiles); err != nil {
-			return err
-		}
-	}
 	for _, f := range childEnds {
 		f.Close()
 	}
@@ -259,6 +258,12 @@ func (p *Proc) start(spec Spec) error {
 	p.lr = protocol.NewLineReader(&p.meter, protocol.MaxLineLength)
 	p.watchExit()
 	p.spawn(p.drainStderr)
+	// Only now may a step fail: Stop (which abandon calls) waits for the watcher and the drain.
+	if spec.Sandbox == nil {
+		if err := limitOpenFiles(p.pid, openFiles); err != nil {
+			return err
+		}
+	}
 	if p.cg != nil {
 		if err := p.cg.afterStart(); err != nil {
 			return arenaError{err}

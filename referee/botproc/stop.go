@@ -65,6 +65,9 @@ func (p *Proc) stop(grace time.Duration) error {
 		_ = p.stderr.SetReadDeadline(time.Now())
 		<-p.drainDone // a read with a past deadline returns at once
 	}
+	if exited {
+		p.spawned.Wait() // the watcher and the drain have returned, not just said they are done
+	}
 
 	p.pipes.closeAll()
 	for _, f := range []*os.File{p.stderr, p.errFile, p.pidfd} {
