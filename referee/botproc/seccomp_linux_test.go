@@ -207,10 +207,19 @@ func TestSandbox_PartnerChannels(t *testing.T) {
 	if got := ask(b, "lockf"); got != "ok" && got != fmt.Sprint(int(unix.EAGAIN)) && got != fmt.Sprint(int(unix.EACCES)) {
 		t.Logf("unsandboxed: lockf gave %s", got)
 	}
-	// The page cache: a drops the page, b sees it gone; a reads it, b sees it back.
-	ask(a, "cclear")
-	if got := ask(b, "cget"); got != wouldBlock {
-		t.Errorf("unsandboxed control: the partner's look at the page dropped gave %s, want %s (not cached)", got, wouldBlock)
+	// The page cache: a drops the page, b sees it gone; a reads it, b sees it back. The
+	// drop is advice, which the kernel may leave undone for a page busy at that moment (a
+	// run under two CPU hogs saw it once), so a may try a few times.
+	var dropped string
+	for try := 0; try < 10 && dropped != wouldBlock; try++ {
+		if try > 0 {
+			time.Sleep(20 * time.Millisecond)
+		}
+		ask(a, "cclear")
+		dropped = ask(b, "cget")
+	}
+	if dropped != wouldBlock {
+		t.Errorf("unsandboxed control: the partner's look at the page dropped (ten tries) gave %s, want %s (not cached)", dropped, wouldBlock)
 	}
 	ask(a, "cset")
 	if got := ask(b, "cget"); got != "ok" {
