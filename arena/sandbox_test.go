@@ -509,6 +509,7 @@ if head -c 20000000 /dev/zero 2>&1 > "$SCRATCH/fill" | grep -q "No space"; then 
 		"scratch = \"nosuch\"\nscratch_size = \"1MiB\"": {"scratch_size = 1.0 MiB: at least 4MiB", "nosuch\": not a directory"},
 		"open_files = 8":                                {"open_files = 8: at least 16"},
 		"open_files = 100000000":                        {"open_files = 100000000: at most", "ulimit -Hn"},
+		`file_size = "100KiB"`:                          {"file_size = 100 KiB: at least 1MiB"},
 	} {
 		errOut, err := match(entry(extra))
 		if err == nil {

@@ -1,7 +1,7 @@
 // Package confine holds what an organiser says about how bots are confined: whether they run
-// in a sandbox (on by default), each bot's memory, process and open files limits, the extra
-// paths it may read and its writable scratch directory, as written in a bots file or a league
-// file; and it turns that into the botproc.Spec fields that enforce it.
+// in a sandbox (on by default), each bot's memory, process, open files and file size limits,
+// the extra paths it may read and its writable scratch directory, as written in a bots file
+// or a league file; and it turns that into the botproc.Spec fields that enforce it.
 package confine
 
 import (
@@ -19,6 +19,7 @@ const (
 	DefaultMemory = 1 << 30 // bytes: 1 GiB
 	DefaultPids   = 256     // processes and threads
 	MinOpenFiles  = 16      // the least open_files a bot's entry may set: an interpreter needs a few
+	MinFileSize   = 1 << 20 // bytes: the least file_size a bot's entry may set
 )
 
 // Limits is the part of a bot's entry in a bots or league file about its confinement. It is
@@ -27,6 +28,7 @@ const (
 //	memory = "2GiB"            # default 1GiB; on reaching it the bot is killed (memory_limit)
 //	pids = 64                  # processes and threads, default 256
 //	open_files = 4096          # open files of each process, default 1024
+//	file_size = "8GiB"         # the largest file a process may write, default 1GiB
 //	read_only = ["/opt/books"] # more paths the sandboxed bot may read (relative: to the file)
 //	scratch = "scratch/x"      # each sandboxed process writes a directory of its own here (must exist)
 //	scratch_size = "256MiB"    # and that directory is a file system of its own of this size (root only)
@@ -36,6 +38,7 @@ type Limits struct {
 	Tmp         Size     `toml:"tmp" json:"tmp,omitempty"`
 	Pids        int      `toml:"pids" json:"pids,omitempty"`
 	OpenFiles   int      `toml:"open_files" json:"open_files,omitempty"`
+	FileSize    Size     `toml:"file_size" json:"file_size,omitempty"`
 	ReadOnly    []string `toml:"read_only" json:"read_only,omitempty"`
 	Scratch     string   `toml:"scratch" json:"scratch,omitempty"`
 	ScratchSize Size     `toml:"scratch_size" json:"scratch_size,omitempty"`
@@ -78,6 +81,12 @@ func (l *Limits) Resolve(dir string) []error {
 		errs = append(errs, fmt.Errorf("open_files = %d: at least %d", l.OpenFiles, MinOpenFiles))
 	case uint64(l.OpenFiles) > ceiling:
 		errs = append(errs, fmt.Errorf("open_files = %d: at most %d here, the arena's own hard limit (raise it with ulimit -Hn before the arena starts)", l.OpenFiles, ceiling))
+	}
+	switch ceiling := botproc.FileSizeCeiling(); {
+	case l.FileSize < 0 || (l.FileSize > 0 && l.FileSize < MinFileSize):
+		errs = append(errs, fmt.Errorf("file_size = %s: at least 1MiB", humanize.IBytes(uint64(max(l.FileSize, 0)))))
+	case uint64(l.FileSize) > ceiling:
+		errs = append(errs, fmt.Errorf("file_size = %s: at most %s here, the arena's own hard limit (raise it with ulimit -Hf before the arena starts)", humanize.IBytes(uint64(l.FileSize)), humanize.IBytes(ceiling)))
 	}
 	for i, p := range l.ReadOnly {
 		if !filepath.IsAbs(p) {
@@ -173,7 +182,8 @@ func (p Policy) Apply(spec *botproc.Spec, l Limits) {
 	if l.Pids > 0 {
 		spec.PidsMax = l.Pids
 	}
-	spec.OpenFiles = l.OpenFiles // 0: botproc's default
+	spec.OpenFiles = l.OpenFiles      // 0: botproc's default
+	spec.FileSize = int64(l.FileSize) // 0: botproc's default
 	if p.Off {
 		return
 	}

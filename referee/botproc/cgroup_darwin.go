@@ -28,5 +28,5 @@ func Limits() string {
 	return "WEAKER ISOLATION (macOS): process group only (Setpgid, killed as a group; no Pdeathsig, so a bot outlives an arena killed with kill -9); " +
 		"no cgroups: no memory or pids limits, no CPU affinity, a bot's descendants that call setsid escape the group kill; " +
 		"no CPU time measured; the arena is not protected from a debugger of the same user; " +
-		"open files not limited (macOS cannot set another process's limits); core dumps: none (RLIMIT_CORE 0)"
+		"open files and file size not limited (macOS cannot set another process's limits); core dumps: none (RLIMIT_CORE 0)"
 }

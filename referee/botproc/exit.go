@@ -25,6 +25,9 @@ func (e exitInfo) String() string {
 		if e.code == cldDumped {
 			s += ", core dumped"
 		}
+		if unix.Signal(e.status) == unix.SIGXFSZ {
+			s += ": a file it wrote reached its file size limit"
+		}
 		return s
 	}
 	if e.err != nil {

@@ -175,7 +175,7 @@ func (p *Proc) start(spec Spec) error {
 	if err := Harden(); err != nil {
 		p.log.Warn().Err(err).Msg("botproc: harden")
 	}
-	openFiles, err := botOpenFiles(spec.OpenFiles)
+	limits, err := botFileLimits(spec)
 	if err != nil {
 		return arenaError{err}
 	}
@@ -260,7 +260,7 @@ func (p *Proc) start(spec Spec) error {
 	p.spawn(p.drainStderr)
 	// Only now may a step fail: Stop (which abandon calls) waits for the watcher and the drain.
 	if spec.Sandbox == nil {
-		if err := limitOpenFiles(p.pid, openFiles); err != nil {
+		if err := limitFiles(p.pid, limits); err != nil {
 			return err
 		}
 	}

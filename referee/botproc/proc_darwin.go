@@ -29,8 +29,8 @@ func (p *Proc) launch(cmd *exec.Cmd, spec Spec) error {
 	return cmd.Start()
 }
 
-// limitOpenFiles does nothing: macOS cannot set another process's limits (see Limits).
-func limitOpenFiles(int, uint64) error { return nil }
+// limitFiles does nothing: macOS cannot set another process's limits (see Limits).
+func limitFiles(int, fileLimits) error { return nil }
 
 // cpuNow returns the bot's CPU time so far: macOS gives no way to read another process's CPU
 // clock here, so it is not measured (0; Reply.CPU says "where measurable").

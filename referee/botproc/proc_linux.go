@@ -44,14 +44,20 @@ func (p *Proc) launch(cmd *exec.Cmd, spec Spec) error {
 	return startOnSpawner(cmd, v1, spec.CPUs)
 }
 
-// limitOpenFiles sets the open files limit of the bot process pid to n (Spec.OpenFiles) as
-// soon as it runs, for a bot without a sandbox: before it has read a request, though not
-// before its first instructions. (In the sandbox the shell that becomes the bot sets it
-// before the bot runs.) A bot that has already exited is no error.
-func limitOpenFiles(pid int, n uint64) error {
-	lim := unix.Rlimit{Cur: n, Max: n}
-	if err := unix.Prlimit(pid, unix.RLIMIT_NOFILE, &lim, nil); err != nil && !errors.Is(err, unix.ESRCH) {
-		return arenaError{fmt.Errorf("limit the bot's open files: %w", err)}
+// limitFiles sets the open files and file size limits of the bot process pid as soon as it
+// runs, for a bot without a sandbox: before it has read a request, though not before its
+// first instructions. (In the sandbox the shell that becomes the bot sets them before the
+// bot runs.) A bot that has already exited is no error.
+func limitFiles(pid int, l fileLimits) error {
+	for _, r := range []struct {
+		resource int
+		n        uint64
+		what     string
+	}{{unix.RLIMIT_NOFILE, l.openFiles, "open files"}, {unix.RLIMIT_FSIZE, l.fileSize, "file size"}} {
+		lim := unix.Rlimit{Cur: r.n, Max: r.n}
+		if err := unix.Prlimit(pid, r.resource, &lim, nil); err != nil && !errors.Is(err, unix.ESRCH) {
+			return arenaError{fmt.Errorf("limit the bot's %s: %w", r.what, err)}
+		}
 	}
 	return nil
 }

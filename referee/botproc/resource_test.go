@@ -4,6 +4,7 @@ package botproc
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -186,6 +187,75 @@ func TestStart_OpenFilesAboveCeiling(t *testing.T) {
 			t.Errorf("sandbox %v: Start: %v, want the arena's error naming the hard limit", sandbox, err)
 		}
 	}
+}
+
+// fileSizeScript reads its file size limit, writes 2 MiB to a file in its working directory
+// (EFBIG ends the write: Python ignores SIGXFSZ) and tries to raise the limit, answering
+// "ans SOFT HARD WRITTEN RAISED".
+const fileSizeScript = pyReady + `import os, resource
+sys.stdin.readline()
+soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+with open("big", "wb", buffering=0) as f:
+    try:
+        f.write(b"x" * (2 << 20))
+    except OSError:
+        pass
+def raised():
+    try:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (hard + 1, hard + 1))
+        return "raised"
+    except (ValueError, OSError):
+        return "denied"
+print("ans", soft, hard, os.path.getsize("big"), raised(), flush=True)
+sys.stdin.readline()
+`
+
+// E3, G3: no file a bot process writes grows past DefaultFileSize, or what its Spec allows,
+// with the sandbox and without, and in the sandbox the bot cannot raise that limit. The bot
+// writes in its working directory, which lies on the host's disk in the sandbox too. The
+// default case, which writes the whole 2 MiB, is the control of the 1 MiB one.
+func TestRlimits_FileSize(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name    string
+		sandbox bool
+		allowed int64
+	}{{"plain", false, 0}, {"sandbox", true, 0}, {"plain-1MiB", false, 1 << 20}, {"sandbox-1MiB", true, 1<<20 + 100}} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			b := pyBot(t, fileSizeScript)
+			if c.sandbox {
+				needSandbox(t)
+				b = sandboxed(b, Sandbox{})
+			}
+			b.FileSize = c.allowed
+			limit, written := min(uint64(DefaultFileSize), FileSizeCeiling()), 2<<20
+			if c.allowed > 0 {
+				limit, written = 1<<20, 1<<20 // rounded down to whole 512-byte blocks
+			}
+			p := mustStart(t, b)
+			ready(t, p)
+			r := exchange(t, p, "req write", 20*time.Second)
+			want := fmt.Sprintf("ans %d %d %d", limit, limit, written)
+			if !strings.HasPrefix(r.Line, want+" ") {
+				t.Fatalf("answer %q, want %q and then whether it raised its limit", r.Line, want)
+			}
+			if raised := strings.TrimPrefix(r.Line, want+" "); (c.sandbox || os.Geteuid() != 0) && raised != "denied" {
+				t.Errorf("raising the file size limit: %s, want denied", raised)
+			}
+		})
+	}
+}
+
+// A program that does not ignore SIGXFSZ is killed by it on writing past its limit, and the
+// fault says why.
+func TestExchange_FileSizeSignal(t *testing.T) {
+	t.Parallel()
+	b := shBot(t, "read line; exec head -c 2000000 /dev/zero >big")
+	b.FileSize = 1 << 20
+	p := mustStart(t, b)
+	_, err := p.Exchange([]byte("req write\n"), true, 20*time.Second)
+	wantFault(t, err, referee.FaultCrash, "SIGXFSZ", "file size limit")
 }
 
 // E5: a bot that crashes writes no core file, here in its working directory (where the

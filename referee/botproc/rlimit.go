@@ -28,16 +28,59 @@ var openFilesCeiling = sync.OnceValue(func() uint64 {
 // the arena's own hard limit, which no process of the arena's can raise.
 func OpenFilesCeiling() uint64 { return openFilesCeiling() }
 
-// botOpenFiles returns the open files limit of a bot process whose Spec.OpenFiles is n.
-func botOpenFiles(n int) (uint64, error) {
-	ceiling := OpenFilesCeiling()
-	if n <= 0 {
-		return min(DefaultOpenFiles, ceiling), nil
+// DefaultFileSize is the largest a file written by a bot process may grow (RLIMIT_FSIZE,
+// soft and hard alike) unless its Spec says otherwise, or the arena's own hard limit where
+// that is lower. It is a backstop where a bot's writes are not bounded otherwise: a scratch
+// directory without a file system of its own, or a bot run without the sandbox, whose
+// runaway log could fill the disk during a league of days. (The sandbox's /tmp is bounded by
+// its own size.) A write past it fails with EFBIG, and a program that does not ignore
+// SIGXFSZ, as Go and Python programs do, is killed by that signal.
+const DefaultFileSize = 1 << 30
+
+var fileSizeCeiling = sync.OnceValue(func() uint64 {
+	var own unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_FSIZE, &own); err != nil {
+		return DefaultFileSize
 	}
-	if uint64(n) > ceiling {
-		return 0, fmt.Errorf("open files limit %d: above the arena's own hard limit, %d (raise that with ulimit -Hn before the arena starts, or allow the bot fewer)", n, ceiling)
+	return own.Max
+})
+
+// FileSizeCeiling is the largest file size limit a bot process can be given (Spec.FileSize):
+// the arena's own hard limit, usually unlimited (the largest uint64).
+func FileSizeCeiling() uint64 { return fileSizeCeiling() }
+
+// fileLimits are the resource limits on files of one bot process, from its Spec.
+type fileLimits struct {
+	openFiles uint64 // RLIMIT_NOFILE
+	fileSize  uint64 // RLIMIT_FSIZE, in bytes: a multiple of fileSizeBlock
+}
+
+// fileSizeBlock is the unit of the shell's ulimit -f (POSIX; dash, bash as sh, busybox), in
+// which the sandbox sets the file size limit: the limit is rounded down to it everywhere.
+const fileSizeBlock = 512
+
+// botFileLimits returns the file limits of a bot process run by spec, or an error (the
+// arena's, naming what to do) if spec asks for more than the arena itself may have.
+func botFileLimits(spec Spec) (fileLimits, error) {
+	var l fileLimits
+	switch n, ceiling := spec.OpenFiles, OpenFilesCeiling(); {
+	case n <= 0:
+		l.openFiles = min(DefaultOpenFiles, ceiling)
+	case uint64(n) > ceiling:
+		return l, fmt.Errorf("open files limit %d: above the arena's own hard limit, %d (raise that with ulimit -Hn before the arena starts, or allow the bot fewer)", n, ceiling)
+	default:
+		l.openFiles = uint64(n)
 	}
-	return uint64(n), nil
+	switch n, ceiling := spec.FileSize, FileSizeCeiling(); {
+	case n <= 0:
+		l.fileSize = min(DefaultFileSize, ceiling)
+	case uint64(n) > ceiling:
+		return l, fmt.Errorf("file size limit %d bytes: above the arena's own hard limit, %d bytes (raise that with ulimit -Hf before the arena starts, or allow the bot less)", n, ceiling)
+	default:
+		l.fileSize = uint64(n)
+	}
+	l.fileSize -= l.fileSize % fileSizeBlock
+	return l, nil
 }
 
 // noCoreDumps sets the arena's RLIMIT_CORE to 0, soft and hard, which every bot inherits and

@@ -255,7 +255,7 @@ func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, own pro
 	if err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)
 	}
-	openFiles, err := botOpenFiles(spec.OpenFiles)
+	limits, err := botFileLimits(spec)
 	if err != nil {
 		return nil, err
 	}
@@ -404,10 +404,10 @@ func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, own pro
 			"--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--")
 	}
 	if own.fifoDir != "" {
-		// The shell sets the open files limit, says the sandbox is built, opens the FIFOs in
-		// it, as the bot's user, and becomes the bot.
-		command = append(command, "/bin/sh", "-c", fmt.Sprintf(`ulimit -n %d && printf . >%s && exec "$0" "$@" <%s >%s`,
-			openFiles, quoteWord(own.ready), quoteWord(own.in), quoteWord(own.out)))
+		// The shell sets the open files and file size limits, says the sandbox is built,
+		// opens the FIFOs in it, as the bot's user, and becomes the bot.
+		command = append(command, "/bin/sh", "-c", fmt.Sprintf(`ulimit -n %d && ulimit -f %d && printf . >%s && exec "$0" "$@" <%s >%s`,
+			limits.openFiles, limits.fileSize/fileSizeBlock, quoteWord(own.ready), quoteWord(own.in), quoteWord(own.out)))
 	}
 	command = append(command, prog)
 	command = append(command, spec.Argv[1:]...)

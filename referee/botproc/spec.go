@@ -41,6 +41,11 @@ type Spec struct {
 	// (RLIMIT_NOFILE, soft and hard; pipes and sockets count); 0 means DefaultOpenFiles.
 	// Start fails if it is above OpenFilesCeiling.
 	OpenFiles int
+	// FileSize, if > 0, is the largest in bytes that a file written by any of the bot's
+	// processes may grow, rounded down to a multiple of 512 (RLIMIT_FSIZE, soft and hard;
+	// pipes do not count); 0 means DefaultFileSize. Start fails if it is above
+	// FileSizeCeiling.
+	FileSize int64
 	// Sandbox, if set, confines the bot (see Sandbox). Start fails with a plain error (the
 	// arena's trouble, not the bot's) where the machine cannot make one: see SandboxError.
 	Sandbox *Sandbox
