@@ -118,16 +118,48 @@ func lookTool(name string) (string, error) {
 // directory. When the arena runs as root and the bot's files are not open to SandboxUID, it
 // returns a note saying so and what to do (the bot then runs as the arena's user inside a
 // user namespace), and no error; so it does for a scratch directory without a size (see
-// Sandbox.ScratchSize). It does nothing for a spec without a sandbox.
+// Sandbox.ScratchSize) and for a working directory that holds the home directory of the
+// arena's user. It does nothing for a spec without a sandbox.
 func CheckSandbox(spec Spec) (note string, err error) {
 	if spec.Sandbox == nil {
 		return "", nil
 	}
 	note, err = checkSandbox(spec)
-	if err == nil && spec.Sandbox.Scratch != "" && spec.Sandbox.ScratchSize == 0 {
-		note = strings.Join(slices.DeleteFunc([]string{note, unsizedScratchNote}, func(s string) bool { return s == "" }), "; ")
+	if err != nil {
+		return "", err
 	}
-	return note, err
+	notes := []string{note}
+	if spec.Sandbox.Scratch != "" && spec.Sandbox.ScratchSize == 0 {
+		notes = append(notes, unsizedScratchNote)
+	}
+	if note := homeNote(spec.Dir); note != "" {
+		notes = append(notes, note)
+	}
+	return strings.Join(slices.DeleteFunc(notes, func(s string) bool { return s == "" }), "; "), nil
+}
+
+// homeNote is CheckSandbox's note on a working directory dir that is, or holds, the home
+// directory of the arena's user (as for a bot given as a command to an arena started there);
+// "" for any other.
+func homeNote(dir string) string {
+	home, err := os.UserHomeDir()
+	if err != nil || dir == "" {
+		return ""
+	}
+	dir, err = filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	home = filepath.Clean(home)
+	what := "is your home directory"
+	switch {
+	case !within(home, dir):
+		return ""
+	case home != dir:
+		what = "holds your home directory " + home
+	}
+	return fmt.Sprintf("its working directory %s %s, which it may read (all but the arena's own files): "+
+		"run the arena from the bots' own directory, or give the bot a dir in a bots file", dir, what)
 }
 
 // unsizedScratchNote is CheckSandbox's note on a scratch directory without a size.
@@ -315,6 +347,9 @@ func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, own pro
 	for _, f := range files {
 		ro = append(ro, filepath.Dir(f))
 	}
+	if err := wholeSystem(dir, prog, files, sb.ReadOnly); err != nil {
+		return nil, err
+	}
 	for _, p := range sb.ReadOnly {
 		abs, err := filepath.Abs(p)
 		if err != nil {
@@ -412,6 +447,31 @@ func (s *sandboxSupport) plan(spec Spec, dir, prog string, env []string, own pro
 	command = append(command, prog)
 	command = append(command, spec.Argv[1:]...)
 	return &sandboxPlan{args: args, command: command}, nil
+}
+
+// wholeSystem returns an error naming each path a sandboxed bot would see that is the root
+// directory (its working directory dir, the directory of its program prog or of a file its
+// command line names, a read-only path), with what to do instead: showing / would show it
+// the whole file system, and bubblewrap cannot bind it over the system's own links anyway.
+func wholeSystem(dir, prog string, files, readOnly []string) error {
+	var errs []error
+	if dir == "/" {
+		errs = append(errs, errors.New("working directory /: the sandbox would have to show the bot the whole file system; run the arena from another directory (the bot's own, say) or give the bot a dir in a bots file"))
+	}
+	if filepath.Dir(prog) == "/" {
+		errs = append(errs, fmt.Errorf("program %s: it lies in /, which the sandbox would have to show whole; move it into a directory", prog))
+	}
+	for _, f := range files {
+		if filepath.Dir(f) == "/" {
+			errs = append(errs, fmt.Errorf("file %s on its command line: it lies in /, which the sandbox would have to show whole; move it into a directory", f))
+		}
+	}
+	for _, p := range readOnly {
+		if abs, err := filepath.Abs(p); err == nil && abs == "/" {
+			errs = append(errs, errors.New("read_only path /: the whole file system; name the directories the bot needs"))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // scratchPath returns the absolute path of the scratch directory scratch, or "" for none. It

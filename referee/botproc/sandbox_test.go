@@ -440,6 +440,60 @@ func TestSandbox_RelativePaths(t *testing.T) {
 	}
 }
 
+// TestSandbox_WholeSystem: a working directory, program directory or read-only path that is
+// / (an arena started in / runs a bot given as a command there) is refused before the bot
+// starts, each named with what to do; bubblewrap could not build the sandbox anyway.
+func TestSandbox_WholeSystem(t *testing.T) {
+	needSandbox(t)
+	for _, c := range []struct {
+		spec Spec
+		want []string
+	}{
+		{Spec{Argv: []string{"/bin/sh"}, Dir: "/"}, []string{"working directory /", "run the arena from another directory"}},
+		{Spec{Argv: []string{"/bin/sh"}, Dir: t.TempDir(), Sandbox: &Sandbox{ReadOnly: []string{"/"}}}, []string{"read_only path /"}},
+	} {
+		if c.spec.Sandbox == nil {
+			c.spec.Sandbox = &Sandbox{}
+		}
+		_, err := CheckSandbox(c.spec)
+		if err == nil {
+			t.Errorf("%+v: passed the check", c.spec)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%+v: %v, want it to say %q", c.spec, err, w)
+			}
+		}
+	}
+}
+
+// TestSandbox_HomeNote: the check notes a working directory that is, or holds, the arena
+// user's home directory, which the bot may read; another directory gets no note.
+func TestSandbox_HomeNote(t *testing.T) {
+	needSandbox(t)
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(dir, "home")
+	if err := os.Mkdir(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	for d, want := range map[string]string{home: "is your home directory", dir: "holds your home directory " + home, t.TempDir(): ""} {
+		note, err := CheckSandbox(Spec{Argv: []string{"/bin/sh"}, Dir: d, Sandbox: &Sandbox{}})
+		switch {
+		case err != nil:
+			t.Errorf("%s: %v", d, err)
+		case want == "" && strings.Contains(note, "home directory"):
+			t.Errorf("%s: note %q", d, note)
+		case want != "" && !strings.Contains(note, want):
+			t.Errorf("%s: note %q, want it to say %q", d, note, want)
+		}
+	}
+}
+
 // TestSandbox_ClosedStdio: a sandboxed bot that closes its stdout, or its stdin, and lives on
 // is seen to at once (a Crash, not a Timeout): the sandbox's own processes hold neither.
 func TestSandbox_ClosedStdio(t *testing.T) {
