@@ -622,7 +622,10 @@ func TestLeagueReadOnlyDir(t *testing.T) {
 	}
 }
 
-// TestLeagueChangedFile: a changed league file is refused, unless --force (recorded).
+// TestLeagueChangedFile: a changed league file is refused, unless --force (recorded). Even
+// --force does not change the rules of a league with deals stored (they are read with the
+// league's one ruleset), nor its bots; and a forced run refused for another reason (its
+// seed) leaves the stored league as it was.
 func TestLeagueChangedFile(t *testing.T) {
 	dir := botDir(t)
 	file := writeLeague(t, dir, 2, 2, "")
@@ -652,10 +655,41 @@ func TestLeagueChangedFile(t *testing.T) {
 	if err != nil || len(l.Forced) != 1 || l.Matches != 2 || l.Finished.IsZero() {
 		t.Errorf("league after --force: %+v, %v", l, err)
 	}
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unchanged := func(what string) {
+		t.Helper()
+		if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+			t.Errorf("%s: the refused run changed the database", what)
+		}
+	}
+	file = writeLeague(t, dir, 2, 4, "[rules]\npit_bonus = 0\n")
+	_, _, err = runArena(t, "league", "--db", path, "--force", file)
+	if err == nil || !strings.Contains(err.Error(), "changes the rules (pit_bonus 100 → 0)") || !strings.Contains(err.Error(), "not even --force") {
+		t.Errorf("changed rules: %v", err)
+	}
+	unchanged("changed rules")
+	file = writeLeague(t, dir, 2, 4, "")
+	text, _ := os.ReadFile(file)
+	if err := os.WriteFile(file, bytes.Replace(text, []byte("seed = 42"), []byte("seed = 43"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = runArena(t, "league", "--db", path, "--force", file)
+	if err == nil || !strings.Contains(err.Error(), "give the league a new name") {
+		t.Errorf("changed seed: %v", err)
+	}
+	unchanged("changed seed")
 	file = writeLeague(t, dir, 3, 4, "")
 	_, _, err = runArena(t, "league", "--db", path, "--force", file)
-	if err == nil || !strings.Contains(err.Error(), "bots cannot change") {
+	if err == nil || !strings.Contains(err.Error(), "bots and their order cannot change") || !strings.Contains(err.Error(), "(bot0, bot1; the file has bot0, bot1, bot2") {
 		t.Errorf("changed bots: %v", err)
+	}
+	unchanged("changed bots")
+	file = writeLeague(t, dir, 2, 4, "")
+	if out, _, err := runArena(t, "league", "--db", path, file); err != nil || !strings.Contains(out, "league t is finished") {
+		t.Errorf("the file the league runs with, after the refused runs: %v\n%s", err, out)
 	}
 }
 

@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/klaverjas-arena/arena/arena/store"
 	"github.com/klaverjas-arena/arena/referee"
+	"github.com/klaverjas-arena/arena/referee/rules"
 	"github.com/rs/zerolog"
 	"golang.org/x/sync/errgroup"
 )
@@ -46,11 +48,14 @@ type ChangedError struct {
 	Name, File       string
 	OldHash, NewHash string
 	BotsChanged      bool
+	OldBots, NewBots []string // with BotsChanged: the bots the league started with, and the file's
 }
 
 func (e *ChangedError) Error() string {
 	if e.BotsChanged {
-		return fmt.Sprintf("league %q: the bots in %s are not those the league started with; a league's bots cannot change (give the league a new name)", e.Name, e.File)
+		return fmt.Sprintf("league %q: the bots in %s are not those the league started with (%s; the file has %s, in this order); "+
+			"a league's bots and their order cannot change (put the entries back, or give the league a new name)",
+			e.Name, e.File, strings.Join(e.OldBots, ", "), strings.Join(e.NewBots, ", "))
 	}
 	return fmt.Sprintf("league %q: %s changed since the league started (sha256 %.12s…, now %.12s…); run with --force to continue with the new file anyway (recorded), or give the league a new name",
 		e.Name, e.File, e.OldHash, e.NewHash)
@@ -137,6 +142,13 @@ func (r *Runner) Prepare() (*store.League, []Scheduled, error) {
 	plan, err := r.plan()
 	if err != nil {
 		return nil, nil, err
+	}
+	if r.Forced {
+		// Only now: a run refused for another reason (its seeds, its shard) leaves the
+		// stored league as it was.
+		if err := r.DB.PutLeague(l); err != nil {
+			return nil, nil, err
+		}
 	}
 	r.Done = plan.Done
 	if len(plan.Todo) == 0 {
@@ -227,16 +239,40 @@ func (r *Runner) resume(l *store.League) error {
 		return nil
 	}
 	if !slices.Equal(l.Bots, f.BotNames()) {
-		return &ChangedError{Name: f.Name, File: f.Path, OldHash: l.Hash, NewHash: f.Hash, BotsChanged: true}
+		return &ChangedError{Name: f.Name, File: f.Path, OldHash: l.Hash, NewHash: f.Hash, BotsChanged: true, OldBots: l.Bots, NewBots: f.BotNames()}
 	}
 	if !r.Force {
 		return &ChangedError{Name: f.Name, File: f.Path, OldHash: l.Hash, NewHash: f.Hash}
 	}
+	if !l.Rules.Equal(f.Rules) {
+		deals, err := r.DB.DealCount(f.Name)
+		if err != nil {
+			return err
+		}
+		if deals > 0 {
+			return fmt.Errorf("league %q: %s changes the rules (%s), and the league holds %d deals played under the old ones; "+
+				"a league keeps one ruleset for all its deals, so not even --force changes it (put the old rules back, or give the league a new name)",
+				f.Name, f.Path, rulesDiff(l.Rules, f.Rules), deals)
+		}
+	}
+	// The change is stored once Prepare has found nothing else wrong (see there).
 	l.Forced = append(l.Forced, store.Forced{At: time.Now().UTC(), OldHash: l.Hash, NewHash: f.Hash})
 	l.Hash, l.Config, l.File, l.Rules, l.Matches, l.Authors = f.Hash, f.Text, f.Path, f.Rules, r.total, f.BotAuthors()
 	l.Finished = time.Time{}
 	r.Forced = true
-	return r.DB.PutLeague(l)
+	return nil
+}
+
+// rulesDiff lists the options in which b differs from a, as "name a → b".
+func rulesDiff(a, b rules.Ruleset) string {
+	var diff []string
+	bo := b.Options()
+	for i, o := range a.Options() {
+		if o[1] != bo[i][1] {
+			diff = append(diff, fmt.Sprintf("%s %s → %s", o[0], o[1], bo[i][1]))
+		}
+	}
+	return strings.Join(diff, ", ")
 }
 
 // Run plays the matches Prepare returned and then every later round: when a round is done,
