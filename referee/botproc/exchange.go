@@ -149,6 +149,9 @@ func (p *Proc) readReply(written time.Time, timeout time.Duration) (Reply, error
 			return r, p.setFault(p.crashFault("closed its stdout"))
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			if p.exitedFlag.Load() {
+				if !p.pipes.everWritten() { // only our placeholder holds its stdout open
+					return r, p.setFault(p.crashFault("exited without writing a line"))
+				}
 				return r, p.setFault(p.crashFault("exited; a leftover process keeps its stdout open"))
 			}
 			detail := fmt.Sprintf("no answer within %v", timeout)

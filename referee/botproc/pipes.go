@@ -92,6 +92,14 @@ func (s *pipes) connected() {
 	unix.Close(fd)
 }
 
+// everWritten says whether the bot has written to its stdout. Until then, where its stdout
+// is a FIFO (the sandbox), our own placeholder writer keeps it open (see connected).
+func (s *pipes) everWritten() bool {
+	s.ioMu.Lock()
+	defer s.ioMu.Unlock()
+	return s.dummyOut < 0
+}
+
 // signal wakes a poll of read or write (now or at its next call).
 func (s *pipes) signal() {
 	s.wakeMu.Lock()

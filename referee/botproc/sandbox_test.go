@@ -440,6 +440,20 @@ func TestSandbox_RelativePaths(t *testing.T) {
 	}
 }
 
+// TestSandbox_ExitBeforeWriting: a sandboxed bot that exits before its first line is told
+// as that, with its exit status: no process of it is left (the arena's own writer held its
+// stdout FIFO open), so the leftover-process message would send its author looking for one.
+func TestSandbox_ExitBeforeWriting(t *testing.T) {
+	needSandbox(t)
+	b := sandboxed(shBot(t, "exit 3"), Sandbox{})
+	p := mustStart(t, b)
+	_, err := p.Exchange([]byte("req x\n"), true, 20*time.Second)
+	f := wantFault(t, err, referee.FaultCrash, "exited without writing a line", "exit status 3")
+	if strings.Contains(f.Detail, "leftover") {
+		t.Errorf("fault %q speaks of a leftover process", f.Detail)
+	}
+}
+
 // TestSandbox_WholeSystem: a working directory, program directory or read-only path that is
 // / (an arena started in / runs a bot given as a command there) is refused before the bot
 // starts, each named with what to do; bubblewrap could not build the sandbox anyway.
