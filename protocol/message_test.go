@@ -139,7 +139,10 @@ func TestReplies(t *testing.T) {
 	if a, b, err := ParseDiscardReply(" 7S  AD"); err != nil || a != NewCard(Seven, Spades) || b != NewCard(Ace, Diamonds) {
 		t.Errorf("discard: %v %v %v", a, b, err)
 	}
-	for _, bad := range []string{"", "7S", "7S 7S", "7S,AD", "7S AD 8S", "7s AD"} {
+	if a, b, err := ParseDiscardReply("7S 7S"); err != nil || a != b { // two cards: the rules refuse the same one twice
+		t.Errorf("discard of one card twice: %v %v %v", a, b, err)
+	}
+	for _, bad := range []string{"", "7S", "7S,AD", "7S AD 8S", "7s AD"} {
 		if _, _, err := ParseDiscardReply(bad); err == nil {
 			t.Errorf("ParseDiscardReply(%q) accepted", bad)
 		}

@@ -192,7 +192,7 @@ const (
 	wantCard   = "a card, e.g. JH"
 	wantCards  = "cards separated by commas, e.g. 7C,JH, or - for none"
 	wantInts   = "numbers per side separated by commas, e.g. 82,80"
-	wantTwo    = "two different cards separated by a space, e.g. 7S 8S"
+	wantTwo    = "two cards separated by a space, e.g. 7S 8S"
 )
 
 // ParseMessage parses a line the arena sends to a bot (spec.md). Unknown message names are
@@ -413,15 +413,13 @@ func ParseCardReply(line string) (Card, error) {
 	return c, nil
 }
 
-// ParseDiscardReply parses a discard reply: two different cards separated by a space.
+// ParseDiscardReply parses a discard reply: two cards separated by a space. Whether they are
+// two different cards of the hand is for the rules to say (an illegal discard, not garbage).
 func ParseDiscardReply(line string) (Card, Card, error) {
 	sc := newScanner(line)
 	s := &sc
 	a := scan(s, wantTwo, ParseCard)
 	b := scan(s, wantTwo, ParseCard)
-	if s.err == nil && a == b {
-		s.fail(wantTwo)
-	}
 	s.end()
 	if s.err != nil {
 		return NoCard, NoCard, s.err

@@ -190,22 +190,23 @@ func TestThreePlayerRefused(t *testing.T) {
 }
 
 // TestThreePlayerBadDiscard: a discard that is not two cards of the hand forfeits the deal
-// for the Player alone; the two others share the forfeit score.
+// for the Player alone; the two others share the forfeit score. A line that is not two cards
+// is garbage; two cards that are not two different cards of the hand are illegal.
 func TestThreePlayerBadDiscard(t *testing.T) {
 	rs, _ := rules.Preset("drie_spelers")
 	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 4}
 	for _, tc := range []struct {
 		reply string
 		kind  FaultKind
-	}{{"7C", FaultGarbage}, {"AS AS", FaultGarbage}} {
+	}{{"7C", FaultGarbage}, {"FIRST FIRST", FaultIllegal}} {
 		e := threeEntrants(3)
 		count := 0
 		inner := e[1].Start
 		e[1].Start = func(ctx context.Context) (Conn, error) {
 			c, err := inner(ctx)
 			return misbehaving{Conn: c, count: &count, spoil: func(n int, r Reply) (Reply, error) {
-				if len(strings.Fields(r.Line)) == 2 { // its answer to a discard request
-					r.Line = tc.reply
+				if f := strings.Fields(r.Line); len(f) == 2 { // its answer to a discard request
+					r.Line = strings.ReplaceAll(tc.reply, "FIRST", f[0])
 				}
 				return r, nil
 			}}, err
