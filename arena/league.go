@@ -194,7 +194,10 @@ func runLeague(c *cli.Context) error {
 	if r.Unkeyed {
 		fmt.Fprintf(out, "note: league %s was started before deal keys: it keeps dealing from its seed alone, which a bot that knows the seed can use; start a new league for secret deals\n", l.Name)
 	}
-	if r.Forced {
+	switch {
+	case r.BeforeDeals:
+		fmt.Fprintf(out, "note: the league file changed since the league started, before any deal was stored; continuing with it (recorded)\n")
+	case r.Forced:
 		fmt.Fprintf(out, "note: the league file changed since the league started; continuing with it (--force, recorded)\n")
 	}
 	part := ""

@@ -693,6 +693,39 @@ func TestLeagueChangedFile(t *testing.T) {
 	}
 }
 
+// TestLeagueMendedBeforeDeals: a league stopped before its first deal by a bot that does
+// not start (a script its command names but that is not there, which no check before the
+// start can know) goes on with the mended file without --force, saying so.
+func TestLeagueMendedBeforeDeals(t *testing.T) {
+	dir := botDir(t)
+	file := writeLeague(t, dir, 2, 2, "")
+	good, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := bytes.Replace(good, []byte("name = \"bot1\"\ncmd = ["), []byte("name = \"bot1\"\ncmd = [\"sh\", \"nonexist.sh\", "), 1)
+	if bytes.Equal(bad, good) {
+		t.Fatal("the league file has no bot1 entry to spoil")
+	}
+	if err := os.WriteFile(file, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "arena.db")
+	if _, _, err := runArena(t, "league", "--db", path, file); err == nil || !strings.Contains(err.Error(), "did not start") {
+		t.Fatalf("a bot that does not start: %v", err)
+	}
+	if err := os.WriteFile(file, good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, err := runArena(t, "league", "--db", path, file)
+	if err != nil || !strings.Contains(out+errOut, "before any deal was stored; continuing with it") || !strings.Contains(out, "bot0") {
+		t.Errorf("the mended file: %v\n%s\n%s", err, out, errOut)
+	}
+	if _, _, err := runArena(t, "standings", "--db", path, "--recompute"); err != nil {
+		t.Errorf("standings --recompute after the mended run: %v", err)
+	}
+}
+
 // TestLeagueFileErrors: every problem of a league file is reported together, before any
 // bot starts.
 func TestLeagueFileErrors(t *testing.T) {

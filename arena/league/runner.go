@@ -80,7 +80,10 @@ type Runner struct {
 	// finished match, so that standings can be shown while the league holds the database.
 	Snapshot string
 	Logger   zerolog.Logger
-	Forced   bool // set by Prepare: the league file changed and Force let it continue
+	Forced   bool // set by Prepare: the league file changed and Force let it continue (or BeforeDeals)
+	// BeforeDeals, set by Prepare with Forced, says the file changed before the league had a
+	// deal stored, which needs no Force.
+	BeforeDeals bool
 	// Unkeyed is set by Prepare for a league started before deal keys: it keeps dealing
 	// from the seed alone, so that a league is keyed for all of its matches or for none.
 	Unkeyed bool
@@ -241,19 +244,20 @@ func (r *Runner) resume(l *store.League) error {
 	if !slices.Equal(l.Bots, f.BotNames()) {
 		return &ChangedError{Name: f.Name, File: f.Path, OldHash: l.Hash, NewHash: f.Hash, BotsChanged: true, OldBots: l.Bots, NewBots: f.BotNames()}
 	}
-	if !r.Force {
+	deals, err := r.DB.DealCount(f.Name)
+	switch {
+	case err != nil:
+		return err
+	case deals == 0:
+		// Nothing played to keep apart: a run that stopped before its first deal (a bot that
+		// did not start) goes on with the mended file, without --force.
+		r.BeforeDeals = true
+	case !r.Force:
 		return &ChangedError{Name: f.Name, File: f.Path, OldHash: l.Hash, NewHash: f.Hash}
-	}
-	if !l.Rules.Equal(f.Rules) {
-		deals, err := r.DB.DealCount(f.Name)
-		if err != nil {
-			return err
-		}
-		if deals > 0 {
-			return fmt.Errorf("league %q: %s changes the rules (%s), and the league holds %d deals played under the old ones; "+
-				"a league keeps one ruleset for all its deals, so not even --force changes it (put the old rules back, or give the league a new name)",
-				f.Name, f.Path, rulesDiff(l.Rules, f.Rules), deals)
-		}
+	case !l.Rules.Equal(f.Rules):
+		return fmt.Errorf("league %q: %s changes the rules (%s), and the league holds %d deals played under the old ones; "+
+			"a league keeps one ruleset for all its deals, so not even --force changes it (put the old rules back, or give the league a new name)",
+			f.Name, f.Path, rulesDiff(l.Rules, f.Rules), deals)
 	}
 	// The change is stored once Prepare has found nothing else wrong (see there).
 	l.Forced = append(l.Forced, store.Forced{At: time.Now().UTC(), OldHash: l.Hash, NewHash: f.Hash})
