@@ -504,6 +504,11 @@ func TestLeagueSecondArena(t *testing.T) {
 	if err != nil || !strings.Contains(out, "league t is running, pid") || !strings.Contains(out, "bot1") {
 		t.Errorf("standings of a running league: %v\n%s", err, out)
 	}
+	// A recomputation needs the stored deals: it is refused, not answered by the snapshot.
+	out, _, err = runArena(t, "standings", "--db", path, "--recompute")
+	if err == nil || !strings.Contains(err.Error(), "run this again when the league stops") || strings.Contains(out, "bot1") {
+		t.Errorf("standings --recompute of a running league: %v\n%s", err, out)
+	}
 	// A damaged or altered snapshot (a win more) is reported, not shown.
 	data, err := os.ReadFile(snapshotPath(path))
 	if err != nil {

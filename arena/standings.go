@@ -44,8 +44,9 @@ func standingsCommand() *cli.Command {
 			}
 			db, err := openForReading(c, "arena standings")
 			var held *store.HeldError
-			if errors.As(err, &held) {
-				// A running league holds the database: show its latest snapshot.
+			if errors.As(err, &held) && !c.Bool("recompute") {
+				// A running league holds the database: show its latest snapshot (which
+				// --recompute, a check of the stored deals, cannot use).
 				if snap, serr := league.ReadSnapshot(snapshotPath(c.String("db"))); serr == nil &&
 					held.Holder != nil && snap.PID == held.Holder.PID && (c.String("league") == "" || c.String("league") == snap.League) {
 					note := c.App.Writer
