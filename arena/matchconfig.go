@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -295,7 +296,34 @@ func seatBots(players int, args, seats []string, bots botdef.File, cwd string) (
 		}
 		out[i] = *b
 	}
+	apartUnnamed(out)
 	return out, errors.Join(errs...)
+}
+
+// apartUnnamed gives different bots given as commands that got one name from their commands
+// (bot.sh of two directories) names apart, "-2" added to the later in seat order, so that the
+// referee tells them apart by name when their hellos name them alike (two builds of one bot).
+// One command given twice (self-play) is one bot.
+func apartUnnamed(bots []botdef.Bot) {
+	first := map[string]botdef.Bot{}
+	for i := range bots {
+		b := &bots[i]
+		if !b.Unnamed {
+			continue
+		}
+		base := b.Name
+		for n := 2; ; n++ {
+			f, taken := first[b.Name]
+			if !taken {
+				first[b.Name] = *b
+				break
+			}
+			if f.Dir == b.Dir && slices.Equal(f.Cmd, b.Cmd) {
+				break
+			}
+			b.Name = fmt.Sprintf("%s-%d", base, n)
+		}
+	}
 }
 
 // distinctBots returns each bot of a seating once, by name, in seat order.

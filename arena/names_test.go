@@ -27,7 +27,10 @@ func namedBot(t *testing.T, dir, hello string) string {
 }
 
 // TestMatchShowsHelloNames: two different programs given as commands are shown by the names
-// they say in hello, even when their files have the same name; a bots file's names win.
+// they say in hello, even when their files have the same name; two that say the same name
+// (two builds of one bot) are kept apart, the second in seat order with "-2"; one program
+// against itself is one bot; a bots file's names win, and an unnamed bot whose hello says
+// the name of a bots file's bot is kept apart from it.
 func TestMatchShowsHelloNames(t *testing.T) {
 	dir := t.TempDir()
 	a, b := namedBot(t, filepath.Join(dir, "a"), "alpha"), namedBot(t, filepath.Join(dir, "b"), "beta")
@@ -56,6 +59,13 @@ func TestMatchShowsHelloNames(t *testing.T) {
 	if got, want := names(run("bash "+a, "bash "+b)), "alpha beta alpha beta alpha+alpha beta+beta"; got != want {
 		t.Errorf("bots given as commands are shown as %q, want their hello names %q", got, want)
 	}
+	same := namedBot(t, filepath.Join(dir, "c"), "alpha")
+	if got, want := names(run("bash "+a, "bash "+same)), "alpha alpha-2 alpha alpha-2 alpha+alpha alpha-2+alpha-2"; got != want {
+		t.Errorf("two programs that say the same name are shown as %q, want %q", got, want)
+	}
+	if got, want := names(run("bash "+a, "bash "+a)), "alpha alpha alpha alpha alpha+alpha alpha+alpha"; got != want {
+		t.Errorf("a program against itself is shown as %q, want %q", got, want)
+	}
 	bots := filepath.Join(dir, "bots.toml")
 	file := fmt.Sprintf("[[bot]]\nname = \"first\"\ncmd = [\"bash\", %q]\n[[bot]]\nname = \"second\"\ncmd = [\"bash\", %q]\n", a, b)
 	if err := os.WriteFile(bots, []byte(file), 0o644); err != nil {
@@ -63,6 +73,10 @@ func TestMatchShowsHelloNames(t *testing.T) {
 	}
 	if got, want := names(run("--bots", bots, "first", "second")), "first second first second first+first second+second"; got != want {
 		t.Errorf("bots named in a bots file are shown as %q, want %q", got, want)
+	}
+	imitator := namedBot(t, filepath.Join(dir, "d"), "first")
+	if got, want := names(run("--bots", bots, "first", "bash "+imitator)), "first first-2 first first-2 first+first first-2+first-2"; got != want {
+		t.Errorf("an unnamed bot whose hello names a bots file's bot is shown as %q, want %q", got, want)
 	}
 }
 

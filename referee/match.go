@@ -76,21 +76,22 @@ func (e *RefusedError) Error() string {
 
 // match is one running match.
 type match struct {
-	ctx      context.Context
-	cfg      Config
-	seats    []*seat       // per table seat
-	rooms    int           // the games of a duplicate set, each played by processes of its own
-	seating  rules.Seating // the current deal's
-	result   *Result
-	trace    *tracer
-	deal     rules.Deal
-	rec      *DealRecord
-	seen     announced
-	last     lastAction // the decision just made, for announce
-	requests requests
-	events   []protocol.Message // announce's buffer
-	specs    *specCursor
-	resumed  int // the records of Config.Resume taken so far
+	ctx        context.Context
+	cfg        Config
+	greetedAll bool          // startAll is done: a later greeting distinguishes names at once
+	seats      []*seat       // per table seat
+	rooms      int           // the games of a duplicate set, each played by processes of its own
+	seating    rules.Seating // the current deal's
+	result     *Result
+	trace      *tracer
+	deal       rules.Deal
+	rec        *DealRecord
+	seen       announced
+	last       lastAction // the decision just made, for announce
+	requests   requests
+	events     []protocol.Message // announce's buffer
+	specs      *specCursor
+	resumed    int // the records of Config.Resume taken so far
 }
 
 // Run plays a match between the entrants, one per table seat from North clockwise, and

@@ -16,8 +16,10 @@ type seat struct {
 	entrant Entrant
 	name    string // from hello; the entrant's name until then
 	greeted bool   // name and author are from the first hello
-	conn    Conn   // the bot process of the room in play
-	room    int    // which room that is
+	// helloName is the name it gave in that hello (name may have "-2" added: distinguishNames)
+	helloName string
+	conn      Conn // the bot process of the room in play
+	room      int  // which room that is
 	// away holds the processes of the other rooms while this one plays (nil, or a nil entry:
 	// none running), one entry per room of the match.
 	away     []Conn
@@ -129,6 +131,8 @@ func (m *match) startAll() error {
 		})
 	}
 	wg.Wait()
+	m.greetedAll = true
+	m.distinguishNames(nil)
 	if err := m.ctx.Err(); err != nil {
 		return err
 	}
@@ -344,7 +348,42 @@ func (m *match) greeted(s *seat, hello *protocol.Hello) {
 	if s.name == "" || s.entrant.HelloName {
 		s.name = hello.Name
 	}
+	s.helloName = hello.Name
 	s.stats.Name, s.stats.Author = s.name, hello.Author
+	if m.greetedAll { // a bot that did not start with the others (startAll greets in parallel)
+		m.distinguishNames(s)
+	}
+}
+
+// distinguishNames keeps different entrants (by Entrant.Name) from being shown by one name,
+// as two builds of a bot that say the same name in hello would be: a seat shown by its hello
+// name that another entrant already has gets "-2" added (or "-3", ...); the seats of one
+// entrant get the same name. With only nil it names every seat, in seat order (after
+// startAll); otherwise only the seat only, greeted late, whose name the others keep.
+func (m *match) distinguishNames(only *seat) {
+	owner := map[string]string{} // shown name → entrant
+	if only != nil {
+		for _, s := range m.seats {
+			if s != only && owner[s.name] == "" {
+				owner[s.name] = s.entrant.Name
+			}
+		}
+	}
+	for _, s := range m.seats {
+		if only != nil && s != only {
+			continue
+		}
+		if s.greeted && s.entrant.HelloName {
+			name := s.helloName
+			for n := 2; owner[name] != "" && owner[name] != s.entrant.Name; n++ {
+				name = fmt.Sprintf("%s-%d", s.helloName, n)
+			}
+			s.name, s.stats.Name = name, name
+		}
+		if owner[s.name] == "" {
+			owner[s.name] = s.entrant.Name
+		}
+	}
 }
 
 // flush sends the seat's pending lines (and extra) without waiting for an answer.
