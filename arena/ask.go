@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/klaverjas-arena/arena/arena/ask"
 	"github.com/klaverjas-arena/arena/arena/botdef"
@@ -34,7 +36,7 @@ func askCommand() *cli.Command {
 			"MATCH/DEAL@SEAT#N asks the seat's N-th decision in the deal (the earlier ones are sent too,\n" +
 			"as in the match); without #N every decision of the seat in the deal. Without @SEAT, and\n" +
 			"for a whole MATCH, or every match of the log or of --league without MATCH, every decision\n" +
-			"of the bot --bot NAME (default: BOT's name) is asked, with a summary.\n" +
+			"of the bot --bot NAME (default: BOT's name, or the name its hello says) is asked, with a summary.\n" +
 			"Exit status: 0 when every answer is the logged one, 1 when some differ or fault, 2 on an\n" +
 			"arena error.",
 		Flags: []cli.Flag{
@@ -243,12 +245,23 @@ func askDecisions(c *cli.Context) (*askReport, error) {
 // source, to number them as MATCH/DEAL does).
 func (p *askPlan) run(c *cli.Context, all, deals []located) (*askReport, error) {
 	name := cmp.Or(p.botName, p.bot.Name)
+	start := procStarter(p.bot, nil, p.policy, logger(c.App.ErrWriter, defaultLogLevel()))
 	if p.sel.seat != protocol.NoSeat && int(p.sel.seat) < len(deals[0].rec.Seats) {
 		name = deals[0].rec.Seats[p.sel.seat] // the seat's bot
 	} else if !botPlays(deals, name) {
-		return nil, fmt.Errorf("bot %q does not play in the selected deals: name the logged bot with --bot NAME, or a seat with MATCH/DEAL@SEAT", name)
+		said := ""
+		if p.botName == "" && p.bot.Unnamed {
+			// A bot given as a command was logged by the name it said in hello.
+			if hello, err := helloName(c.Context, start); err == nil && botPlays(deals, hello) {
+				name = hello
+			} else if err == nil {
+				said = fmt.Sprintf(" (its hello says %q)", hello)
+			}
+		}
+		if !botPlays(deals, name) {
+			return nil, fmt.Errorf("bot %q%s does not play in the selected deals: name the logged bot with --bot NAME, or a seat with MATCH/DEAL@SEAT", name, said)
+		}
 	}
-	start := procStarter(p.bot, nil, p.policy, logger(c.App.ErrWriter, defaultLogLevel()))
 	var leagues map[string]*league.File // from the database: the time control of each league
 	if p.logFile == "" && !p.timeSet {
 		var err error
@@ -289,6 +302,25 @@ func (p *askPlan) run(c *cli.Context, all, deals []located) (*askReport, error) 
 	}
 	report.Summary = ask.Summarize(report.Decisions)
 	return report, nil
+}
+
+// helloName starts the bot, takes the name from its hello and stops it.
+func helloName(ctx context.Context, start referee.Starter) (string, error) {
+	conn, err := start(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Stop(time.Second)
+	out := append((&protocol.Klaverjas{Versions: []int{protocol.Version}}).AppendLine(nil), '\n')
+	r, err := conn.Exchange(out, true, referee.DefaultTimeControl.Startup)
+	if err != nil {
+		return "", err
+	}
+	hello, err := protocol.ParseHello(r.Line)
+	if err != nil {
+		return "", err
+	}
+	return hello.Name, nil
 }
 
 // leagueFiles reads the league file each league of the database was run with.

@@ -144,7 +144,8 @@ func knownPosition(t *testing.T, traces string, deal int) (string, string) {
 // TestAskFindsTheChangedDecision: a new build that plays another card in one known position
 // of a logged match is found by arena ask at exactly that decision, the whole match asked;
 // the identical build gives no differences at all; and asking the one decision by
-// MATCH/DEAL@SEAT#N finds it alone.
+// MATCH/DEAL@SEAT#N finds it alone. Without --bot a build given as a command is known by its
+// hello name.
 func TestAskFindsTheChangedDecision(t *testing.T) {
 	dir := botDir(t)
 	log, traces := askMatch(t, dir)
@@ -168,6 +169,11 @@ func TestAskFindsTheChangedDecision(t *testing.T) {
 	r, status := askJSON(t, "--log", log, "--bot", "firstlegal", "bash "+changed)
 	if status != 1 || r.Summary.Different != 1 || r.Summary.Same != decisions-1 || r.Summary.Faults != 0 {
 		t.Fatalf("changed build: exit %d, summary %+v; want exit 1 and exactly 1 of %d different", status, r.Summary, decisions)
+	}
+	// Without --bot the build is known by the name its hello says, as the match logged it,
+	// although its file has another name.
+	if byHello, status := askJSON(t, "--log", log, "bash "+changed); status != 1 || byHello.Bot != "firstlegal" || byHello.Summary.Asked != decisions || byHello.Summary.Different != 1 {
+		t.Errorf("changed build without --bot: exit %d, bot %q, summary %+v; want exit 1, firstlegal, 1 of %d different", status, byHello.Bot, byHello.Summary, decisions)
 	}
 	var diff ask.Decision
 	for _, d := range r.Decisions {
