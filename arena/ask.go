@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/klaverjas-arena/arena/arena/ask"
 	"github.com/klaverjas-arena/arena/arena/botdef"
@@ -252,10 +250,10 @@ func (p *askPlan) run(c *cli.Context, all, deals []located) (*askReport, error) 
 		said := ""
 		if p.botName == "" && p.bot.Unnamed {
 			// A bot given as a command was logged by the name it said in hello.
-			if hello, err := helloName(c.Context, start); err == nil && botPlays(deals, hello) {
-				name = hello
+			if hello, err := helloOnce(c.Context, start, referee.DefaultTimeControl.Startup); err == nil && botPlays(deals, hello.Name) {
+				name = hello.Name
 			} else if err == nil {
-				said = fmt.Sprintf(" (its hello says %q)", hello)
+				said = fmt.Sprintf(" (its hello says %q)", hello.Name)
 			}
 		}
 		if !botPlays(deals, name) {
@@ -302,25 +300,6 @@ func (p *askPlan) run(c *cli.Context, all, deals []located) (*askReport, error) 
 	}
 	report.Summary = ask.Summarize(report.Decisions)
 	return report, nil
-}
-
-// helloName starts the bot, takes the name from its hello and stops it.
-func helloName(ctx context.Context, start referee.Starter) (string, error) {
-	conn, err := start(ctx)
-	if err != nil {
-		return "", err
-	}
-	defer conn.Stop(time.Second)
-	out := append((&protocol.Klaverjas{Versions: []int{protocol.Version}}).AppendLine(nil), '\n')
-	r, err := conn.Exchange(out, true, referee.DefaultTimeControl.Startup)
-	if err != nil {
-		return "", err
-	}
-	hello, err := protocol.ParseHello(r.Line)
-	if err != nil {
-		return "", err
-	}
-	return hello.Name, nil
 }
 
 // leagueFiles reads the league file each league of the database was run with.

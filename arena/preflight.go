@@ -20,7 +20,7 @@ func checkBotsStart(ctx context.Context, bots map[string]referee.Starter, startu
 	errs := make(chan error, len(bots))
 	for name, start := range bots {
 		go func() {
-			if err := helloOnce(ctx, start, startup); err != nil {
+			if _, err := helloOnce(ctx, start, startup); err != nil {
 				errs <- fmt.Errorf("bot %s does not start on node %s: %w", name, node, err)
 				return
 			}
@@ -34,23 +34,24 @@ func checkBotsStart(ctx context.Context, bots map[string]referee.Starter, startu
 	return errors.Join(all...)
 }
 
-// helloOnce starts a bot, asks for its hello and stops it.
-func helloOnce(ctx context.Context, start referee.Starter, startup time.Duration) error {
+// helloOnce starts a bot, asks for its hello and stops it, returning the hello.
+func helloOnce(ctx context.Context, start referee.Starter, startup time.Duration) (*protocol.Hello, error) {
 	conn, err := start(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer conn.Stop(500 * time.Millisecond)
 	msg := protocol.Klaverjas{Versions: []int{protocol.Version}}
 	reply, err := conn.Exchange(append(msg.AppendLine(nil), '\n'), true, startup)
 	if err != nil {
 		if tail := conn.StderrTail(); tail != "" {
-			return fmt.Errorf("%w (its stderr: %q)", err, tail)
+			return nil, fmt.Errorf("%w (its stderr: %q)", err, tail)
 		}
-		return err
+		return nil, err
 	}
-	if _, err := protocol.ParseHello(reply.Line); err != nil {
-		return fmt.Errorf("its first line is not a hello: %w", err)
+	hello, err := protocol.ParseHello(reply.Line)
+	if err != nil {
+		return nil, fmt.Errorf("its first line is not a hello: %w", err)
 	}
-	return nil
+	return hello, nil
 }
