@@ -300,13 +300,15 @@ func (c retryConn) Exchange(out []byte, wantReply bool, timeout time.Duration) (
 // the handshake with garbage (garble), or declines the ruleset (refuse).
 type misbehavingConn struct {
 	Conn
-	crash, rename, garble, refuse bool
+	crash, rename, garble, refuse, mute bool
 }
 
 func (c misbehavingConn) Exchange(out []byte, wantReply bool, timeout time.Duration) (Reply, error) {
 	r, err := c.Conn.Exchange(out, wantReply, timeout)
 	switch {
 	case err != nil || !wantReply:
+	case c.mute && bytes.HasPrefix(out, []byte("klaverjas")):
+		return Reply{}, &Fault{Kind: FaultTimeout, Detail: "no answer within 10s"}
 	case c.garble && bytes.HasPrefix(out, []byte("klaverjas")):
 		r.Line = "hullo"
 	case c.rename && bytes.HasPrefix(out, []byte("klaverjas")):
@@ -317,6 +319,22 @@ func (c misbehavingConn) Exchange(out []byte, wantReply bool, timeout time.Durat
 		return Reply{}, &Fault{Kind: FaultCrash, Detail: "exit status 1"}
 	}
 	return r, err
+}
+
+// TestNoHelloAsksAboutFlushing: a bot whose hello does not come in time (most often one
+// that does not flush its output) is told so, with the hint, in the start error.
+func TestNoHelloAsksAboutFlushing(t *testing.T) {
+	e := randomEntrants()
+	inner := e[1].Start
+	e[1].Start = func(ctx context.Context) (Conn, error) {
+		c, err := inner(ctx)
+		return misbehavingConn{Conn: c, mute: true}, err
+	}
+	_, err := Run(context.Background(), Config{Rules: rules.Default(), Games: 1, Seed: 1}, e)
+	var start *StartError
+	if !errors.As(err, &start) || start.Fault.Kind != FaultTimeout || !strings.HasSuffix(start.Fault.Detail, NoHelloHint) {
+		t.Errorf("Run: %v, want a start error: a timeout with the flushing hint", err)
+	}
 }
 
 // TestRestartedBotKeepsItsName: a bot shown by its hello name keeps the name of its first

@@ -288,6 +288,10 @@ func (m *match) startFault(s *seat, f *Fault) {
 	m.forfeit(s, f)
 }
 
+// NoHelloHint follows the detail of a timeout waiting for a bot's hello: most often the hello
+// sits in the bot's output buffer, the first mistake of many a bot.
+const NoHelloHint = "; no hello: does the bot flush its output after each line (spec.md §2)?"
+
 // handshake greets a freshly started bot: hello, then the ruleset. A KeptConn greeted in an
 // earlier match is not greeted again: its hello is taken as it was.
 func (m *match) handshake(s *seat) error {
@@ -309,6 +313,9 @@ func (m *match) handshake(s *seat) error {
 		return r.Line, nil
 	}
 	line, err := ask(&protocol.Klaverjas{Versions: []int{protocol.Version}})
+	if f := (*Fault)(nil); errors.As(err, &f) && f.Kind == FaultTimeout {
+		f.Detail += NoHelloHint
+	}
 	if err != nil {
 		return err
 	}

@@ -381,6 +381,9 @@ func (s *session) handshake(options [][2]string) (hello *protocol.Hello, refused
 	startup := s.c.opts.Time.Startup
 	line, f := s.ask(&protocol.Klaverjas{Versions: []int{protocol.Version}}, "hello", startup, "hello 1 <name> <author...>")
 	if f != nil {
+		if f.fault == referee.FaultTimeout {
+			f.detail += referee.NoHelloHint
+		}
 		return nil, "", f
 	}
 	hello, err := protocol.ParseHello(line)

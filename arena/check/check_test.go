@@ -162,7 +162,7 @@ func TestBrokenBots(t *testing.T) {
 		{name: "picks-version-2", script: base(`    klaverjas) case " $rest " in *" 2 "*) echo "hello 2 greedy tests" ;; *) echo "hello 1 greedy tests" ;; esac ;;`), tc: fast,
 			status: Fail, items: []string{"version negotiation"}, got: "hello 2 greedy tests", detail: "version 2"},
 		{name: "no-hello", script: base(`    klaverjas) ;;`), tc: referee.TimeControl{Startup: 300 * time.Millisecond, Decision: time.Second},
-			status: Fail, items: []string{"handshake"}, detail: "timeout"},
+			status: Fail, items: []string{"handshake"}, detail: "does the bot flush its output"},
 		{name: "illegal-card", script: base(`    play) shift 4; hand=$1; echo "${hand%%,*}" ;;`), tc: fast,
 			status: Fail, items: []string{"play amsterdams: must follow suit", "play amsterdams: must overtrump", "full game"}, got: "QC", detail: "illegal card"},
 		{name: "pass-when-forced", script: base(`    bid) echo pass ;;`), tc: fast,
