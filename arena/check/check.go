@@ -268,14 +268,16 @@ func (f *failure) Error() string { return f.detail }
 
 // item turns a failure into a failed item.
 func (f *failure) item(name string) Item {
-	return Item{Name: name, Status: Fail, Detail: f.detail, Sent: f.sent, Got: f.got, Fault: string(f.fault), Want: f.want, Stderr: lastLines(f.stderr, 5)}
+	return Item{Name: name, Status: Fail, Detail: f.detail, Sent: f.sent, Got: f.got, Fault: string(f.fault), Want: f.want, Stderr: stderrExcerpt(f.stderr)}
 }
 
-// lastLines returns the last n non-empty lines of s.
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+// stderrExcerpt is what an item shows of the bot's stderr (its last KiB, StderrTail): the
+// last 20 non-empty lines, enough for a whole short message (a Node.js error names the
+// missing module at its top) and the end of a traceback.
+func stderrExcerpt(tail string) string {
+	lines := strings.Split(strings.TrimRight(tail, "\n"), "\n")
 	var out []string
-	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
+	for i := len(lines) - 1; i >= 0 && len(out) < 20; i-- {
 		if strings.TrimSpace(lines[i]) != "" {
 			out = append([]string{lines[i]}, out...)
 		}

@@ -250,17 +250,22 @@ func TestBrokenBots(t *testing.T) {
 	}
 }
 
-// TestExitsAtOnce: a bot that exits before its hello fails the handshake, and the response
-// times, of which there are none, are not reported as passed.
+// TestExitsAtOnce: a bot that exits before its hello fails the handshake, with its whole
+// short stderr shown (an interpreter's error names the missing file in its first line, as
+// Node.js does, twelve lines above the end), and the response times, of which there are
+// none, are not reported as passed.
 func TestExitsAtOnce(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "exits.sh")
-	if err := os.WriteFile(path, []byte("#!/bin/sh\necho 'no thanks' >&2\nexit 3\n"), 0o755); err != nil {
+	script := "#!/bin/sh\necho \"Error: Cannot find module '/x/bot.js'\" >&2\nfor i in 1 2 3 4 5 6 7 8 9 10 11; do echo \"    at frame $i\" >&2; done\nexit 3\n"
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	rep := checkBot(t, []string{lookPath(t, "sh"), path}, referee.TimeControl{Startup: 2 * time.Second, Decision: time.Second}, "")
 	if it := rep.Item("handshake"); it == nil || it.Status != Fail || !strings.Contains(it.Detail, "crash") {
 		t.Errorf("handshake item: %+v, want a crash failure", it)
+	} else if !strings.Contains(it.Stderr, "Cannot find module") || !strings.Contains(it.Stderr, "at frame 11") {
+		t.Errorf("handshake item's stderr %q, want all of it", it.Stderr)
 	}
 	if it := rep.Item("response times"); it == nil || it.Status == Pass || it.Status == Fail {
 		t.Errorf("response times item: %+v, want neither PASS (nothing was measured) nor FAIL (no timeout)", it)

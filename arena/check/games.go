@@ -172,7 +172,7 @@ func (c *checker) faultItem(name string, watch *gameWatch, deals []*referee.Deal
 	}
 	if firstFault != nil {
 		it.Detail += fmt.Sprintf("; the first fault, in game %d deal %d at %s: %s: %s", first.Game, first.Deal, firstFault.Seat, firstFault.Kind, firstFault.Detail)
-		it.Stderr = lastLines(firstFault.Stderr, 5)
+		it.Stderr = stderrExcerpt(firstFault.Stderr)
 		st := watch.lastExchange(firstFault.Seat)
 		it.Sent, it.Got, it.Want = st.sent, st.got, wantFor(st.sent)
 		if st.got == "" {

@@ -78,7 +78,7 @@ func (c *checker) versionItem() Item {
 		err = fmt.Errorf("the bot chose version %d", hello.Version)
 	}
 	if err != nil {
-		return Item{Name: name, Status: Fail, Detail: "bad hello: " + err.Error(), Sent: protocol.Line(offer), Got: line, Want: want, Stderr: lastLines(s.conn.StderrTail(), 5)}
+		return Item{Name: name, Status: Fail, Detail: "bad hello: " + err.Error(), Sent: protocol.Line(offer), Got: line, Want: want, Stderr: stderrExcerpt(s.conn.StderrTail())}
 	}
 	return Item{Name: name, Status: Pass, Detail: fmt.Sprintf("answered %q", line)}
 }
@@ -149,11 +149,11 @@ func (c *checker) quitItem() Item {
 			how = "it exited only when its input was closed (" + after + ")"
 		}
 		return Item{Name: name, Status: Warn, Detail: fmt.Sprintf("still running %v after quit; %s; the arena stops such a bot (SIGTERM, then SIGKILL), which is no fault but makes every match wait for it", c.opts.QuitWait, how),
-			Sent: "quit", Want: "the program exits at once (spec.md §4: SHOULD)", Stderr: lastLines(s.conn.StderrTail(), 5)}
+			Sent: "quit", Want: "the program exits at once (spec.md §4: SHOULD)", Stderr: stderrExcerpt(s.conn.StderrTail())}
 	}
 	s.stop()
 	if status != "exit status 0" {
-		return Item{Name: name, Status: Warn, Detail: fmt.Sprintf("exited %d ms after quit, but with %s", took.Milliseconds(), status), Sent: "quit", Want: "exit status 0", Stderr: lastLines(s.conn.StderrTail(), 5)}
+		return Item{Name: name, Status: Warn, Detail: fmt.Sprintf("exited %d ms after quit, but with %s", took.Milliseconds(), status), Sent: "quit", Want: "exit status 0", Stderr: stderrExcerpt(s.conn.StderrTail())}
 	}
 	return Item{Name: name, Status: Pass, Detail: fmt.Sprintf("exited %d ms after quit (%s)", took.Milliseconds(), status)}
 }
