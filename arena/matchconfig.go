@@ -256,6 +256,8 @@ func seatBots(players int, args, seats []string, bots botdef.File, cwd string) (
 		table = len(args)
 	case players == 3:
 		errs = append(errs, fmt.Errorf("the three-player game wants three bots (N E S), or four with the dealer sitting out (or --seat for every seat), got %d arguments", len(args)))
+	case len(args) == 3:
+		errs = append(errs, fmt.Errorf("want two bots A and B (or --seat for all four seats), got 3 arguments; three bots play the three-player game: add --preset drie_spelers"))
 	case len(args) != 2 && !(len(args) == 0 && len(seats) == 4):
 		errs = append(errs, fmt.Errorf("want two bots A and B (or --seat for all four seats), got %d arguments", len(args)))
 	}

@@ -152,6 +152,7 @@ func TestMatchValidate_Seating(t *testing.T) {
 		{[]string{"/bin/cat", "/bin/true", "/bin/false", "--preset", "drie_spelers"}, "cat true false", ""},
 		{[]string{"/bin/cat", "/bin/true", "/bin/false", "/bin/cat", "--preset", "drie_spelers"}, "cat true false cat", ""},
 		{[]string{"/bin/cat"}, "", "want two bots A and B (or --seat for all four seats), got 1 arguments"},
+		{[]string{"/bin/cat", "/bin/true", "/bin/false"}, "", "want two bots A and B (or --seat for all four seats), got 3 arguments; three bots play the three-player game: add --preset drie_spelers"},
 		{[]string{"--seat", "N=/bin/cat", "--seat", "E=/bin/cat", "--seat", "S=/bin/cat"}, "", "want two bots A and B (or --seat for all four seats), got 0 arguments"},
 		{[]string{"/bin/cat", "/bin/cat", "--preset", "drie_spelers"}, "", "the three-player game wants three bots"},
 		{[]string{"/bin/cat", "/bin/cat", "/bin/cat", "--preset", "drie_spelers", "--seat", "W=/bin/cat"}, "", `--seat "W=/bin/cat": want SEAT=BOT with SEAT one of N E S`},

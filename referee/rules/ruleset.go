@@ -244,7 +244,7 @@ func (r *Ruleset) checkConsistency(errs *optionErrors) {
 // false_claim_penalty (paid to each of the two others), last_trick_bonus (the Player still
 // needs 82), pit_bonus, fault_policy, renege_extra_roem and game_end.
 func (r *Ruleset) checkThreePlayer(errs *optionErrors) {
-	const why = "with players = 3 "
+	const why = "with players = 3 (the preset drie_spelers sets them all) "
 	fixed := func(name, value, want, reason string) {
 		if value != want {
 			errs.add(&OptionError{Option: name, Value: value, Allowed: want, Why: why + reason})
