@@ -51,7 +51,7 @@ type Size int64
 func (s *Size) UnmarshalText(text []byte) error {
 	n, err := humanize.ParseBytes(string(text))
 	if err != nil {
-		return fmt.Errorf("a size such as \"512MiB\" or \"2GiB\": %w", err)
+		return fmt.Errorf("%q is not a size: want a number and a unit, such as \"512MiB\" or \"2GiB\"", text)
 	}
 	if n > 1<<50 {
 		return fmt.Errorf("size %s is too large", text)

@@ -29,6 +29,9 @@ func TestLimitsFromTOML(t *testing.T) {
 			t.Errorf("%s: accepted", bad)
 		}
 	}
+	if _, err := toml.Decode(`memory = "lots"`, &e); err == nil || !strings.Contains(err.Error(), `"lots" is not a size`) || strings.Contains(err.Error(), "strconv") {
+		t.Errorf(`memory = "lots": %v, want it to name the text and no Go internals`, err)
+	}
 }
 
 func TestResolve(t *testing.T) {
