@@ -549,6 +549,7 @@ func TestLeagueCorruptDB(t *testing.T) {
 		"garbage":   bytes.Repeat([]byte("klaverjas"), 2000),
 		"truncated": data[:len(data)/3],
 		"tiny":      data[:100],
+		"one page":  data[:4096],
 		"flipped":   flip(data, 0x10, 0x1010),
 	}
 	for name, content := range cases {
@@ -566,6 +567,8 @@ func TestLeagueCorruptDB(t *testing.T) {
 				}
 			} else if !strings.Contains(err.Error(), "database") {
 				t.Errorf("unclear error: %v", err)
+			} else if name == "one page" && !strings.Contains(err.Error(), "restore it from a backup") {
+				t.Errorf("a cut-off file: %v, want the advice to restore it", err)
 			}
 			if after, _ := os.ReadFile(path); name != "flipped" && !bytes.Equal(after, content) {
 				t.Error("the corrupt file was changed")

@@ -162,16 +162,15 @@ func Open(path string, opt Options) (db *DB, err error) {
 func (db *DB) Unclean() bool { return db.unclean }
 
 func openError(path string, err error) error {
+	const restore = "the file was not changed (restore it from a backup, or use --db for a new database)"
 	switch {
 	case errors.Is(err, berrors.ErrTimeout):
 		return &HeldError{Path: path, Holder: readHolder(path + ".holder")}
-	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum), errors.Is(err, berrors.ErrVersionMismatch):
-		return fmt.Errorf("%w: %s: %v; the file was not changed (restore it from a backup, or use --db for a new database)", ErrCorrupt, path, err)
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum), errors.Is(err, berrors.ErrVersionMismatch),
+		strings.Contains(err.Error(), "file size too small"): // cut off
+		return fmt.Errorf("%w: %s: %v; %s", ErrCorrupt, path, err, restore)
 	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EROFS):
 		return fmt.Errorf("cannot open database %s for writing: %w (use --db or ARENA_DB for a writable place)", path, err)
-	}
-	if strings.Contains(err.Error(), "file size too small") {
-		return fmt.Errorf("%w: %s: %v; the file was not changed", ErrCorrupt, path, err)
 	}
 	return fmt.Errorf("open database %s: %w", path, err)
 }
