@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -224,8 +226,8 @@ func runLeague(c *cli.Context) error {
 		_ = os.Remove(r.Copy) // the database itself is free to read now
 	}
 	if errors.Is(err, league.ErrInterrupted) {
-		msg := fmt.Sprintf("stopped: every finished deal is stored in %s; to resume, run the same command again:\n  arena league %s%s",
-			dbPath, dbArg(c), path)
+		msg := fmt.Sprintf("stopped: every finished deal is stored in %s; to resume, run the same command again:\n  arena league %s%s%s",
+			dbPath, dbArg(c), setFlags(c, "db"), shellQuote(path))
 		return errors.New(msg)
 	}
 	if err != nil {
@@ -261,6 +263,24 @@ func dbArg(c *cli.Context) string {
 		return ""
 	}
 	return "--db " + shellQuote(c.String("db")) + " "
+}
+
+// setFlags writes the flags of c's command that its command line set, but those of skip, as
+// "--name value " each (a bool as "--name"), for a command the user is told to run again.
+func setFlags(c *cli.Context, skip ...string) string {
+	var b strings.Builder
+	for _, f := range c.Command.Flags {
+		name := f.Names()[0]
+		if !c.IsSet(name) || slices.Contains(skip, name) {
+			continue
+		}
+		if _, isBool := f.(*cli.BoolFlag); isBool {
+			fmt.Fprintf(&b, "--%s ", name)
+			continue
+		}
+		fmt.Fprintf(&b, "--%s %s ", name, shellQuote(fmt.Sprint(c.Value(name))))
+	}
+	return b.String()
 }
 
 // shellQuote quotes s for a command the user is told to run, as bash reads it.

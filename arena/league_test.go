@@ -782,9 +782,13 @@ func TestLeagueInterrupt(t *testing.T) {
 	app := newApp(&out, &errOut)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(200*time.Millisecond, cancel)
-	err := app.RunContext(ctx, []string{"arena", "league", "--db", path, file})
+	err := app.RunContext(ctx, []string{"arena", "league", "--db", path, "--concurrency", "2", "--standings-every", "5", "--quiet", file})
 	if err == nil || !strings.Contains(err.Error(), "to resume, run the same command again") {
 		t.Fatalf("interrupted: %v\n%s", err, out.String())
+	}
+	// The command to run again has every flag that was given.
+	if want := "arena league --db " + shellQuote(path) + " --concurrency 2 --standings-every 5 --quiet " + shellQuote(file); !strings.Contains(err.Error(), want) {
+		t.Errorf("the resume hint %q lacks %q", err, want)
 	}
 	if _, _, err := runArena(t, "league", "--db", path, file); err != nil {
 		t.Fatal(err)
