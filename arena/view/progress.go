@@ -23,6 +23,11 @@ type Progress struct {
 	totals   *store.Totals
 	changed  chan struct{} // closed and replaced at every change
 	finished bool
+	// leader is the standings' first bot for the totals leaderOf, worked out when a Status
+	// is asked for after they changed (a rating fit, not worth doing for every match).
+	leader      string
+	leaderShare float64
+	leaderOf    *store.Totals
 }
 
 // Status is a running league's progress at one moment.
@@ -37,8 +42,8 @@ type Status struct {
 	// this run has finished.
 	ETA      time.Duration
 	ETAKnown bool
-	// Leader is the bot with the best points share so far ("" before any result), and
-	// LeaderShare that share.
+	// Leader is the bot ranked first in the standings so far ("" before any result), and
+	// LeaderShare its points share.
 	Leader      string
 	LeaderShare float64
 	Totals      *store.Totals // the league's totals over its done matches
@@ -112,22 +117,28 @@ func (p *Progress) Status() Status {
 		s.ETA = time.Duration(float64(s.Elapsed) / float64(n) * float64(p.total-p.done))
 		s.ETAKnown = true
 	}
-	s.Leader, s.LeaderShare = leader(p.totals)
+	if p.leaderOf != p.totals {
+		p.leader, p.leaderShare = leader(p.totals)
+		p.leaderOf = p.totals
+	}
+	s.Leader, s.LeaderShare = p.leader, p.leaderShare
 	return s
 }
 
-// leader is the bot with the best points share so far.
+// leader is the bot ranked first in the standings of t (by rating, by points share before
+// there are ratings), and its points share; "" before any result.
 func leader(t *store.Totals) (string, float64) {
-	best, name := -1.0, ""
 	if t == nil {
-		return name, 0
+		return "", 0
 	}
-	for _, b := range t.Bots {
-		if all := b.PointsFor + b.PointsAgainst; all > 0 {
-			if s := float64(b.PointsFor) / float64(all); s > best {
-				best, name = s, b.Name
-			}
+	tab, err := ComputeStandings("", t, StandingsOptions{})
+	if err != nil {
+		return "", 0
+	}
+	for _, s := range tab.Standings {
+		if b := t.Bots[s.Index]; b.PointsFor+b.PointsAgainst > 0 {
+			return s.Bot, s.Share
 		}
 	}
-	return name, max(best, 0)
+	return "", 0
 }
