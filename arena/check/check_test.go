@@ -171,6 +171,8 @@ func TestBrokenBots(t *testing.T) {
 			status: Fail, items: []string{"play amsterdams: must follow suit", "full game"}, got: "card please", detail: "garbage"},
 		{name: "long-line", script: base(`    bid) printf 'x%.0s' {1..5000}; echo ;;`), tc: fast,
 			status: Fail, items: []string{"bidding direct_kiezen: free choice"}, detail: "longer than the 4096 bytes allowed", fault: "garbage"},
+		{name: "overclaims", script: base(`    claim) echo 50 ;;`), tc: fast,
+			passed: true, status: Warn, items: []string{"claim_required"}, detail: `claimed "50" with 20 roem in the trick`},
 		{name: "slow-claims", script: base(`    claim) sleep 0.6; echo 0 ;;`), tc: fast,
 			passed: true, status: Warn, items: []string{"response times"}, detail: "claim"},
 		{name: "too-slow-claims", script: base(`    claim) sleep 1.5; echo 0 ;;`), tc: fast,
@@ -321,7 +323,7 @@ func TestDeclinedRuleset(t *testing.T) {
 
 // pickyBot writes a Python SDK bot that answers refuse with reason to every ruleset for which
 // the Python condition refuseIf on its options holds, plays random legal choices otherwise,
-// and says "starting" on stderr.
+// claims its roem honestly, and says "starting" on stderr.
 func pickyBot(t *testing.T, name, refuseIf, reason string) []string {
 	t.Helper()
 	py := pythonExe()
@@ -338,6 +340,8 @@ def decide(state, d):
         return random.choice(d.legal_bids)
     if d.kind == "play":
         return random.choice(d.legal_cards)
+    if d.kind == "claim":
+        return kj.trick_roem(d.trick, d.trump, state.options)
     return 0
 
 def accept(options):

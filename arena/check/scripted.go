@@ -66,6 +66,12 @@ func (c *checker) runScenario(sc *scenario) Item {
 	if run.decisions == 0 {
 		detail = "the bot was not asked; the deal was played by the others"
 	}
+	if len(run.misclaims) > 0 {
+		// Legal, but it costs the side: a claim above the roem scores nothing and gives
+		// the opponents false_claim_penalty; one below loses the difference.
+		return Item{Name: sc.item, Status: Warn, Want: "the roem in the trick (RULES.md §6.4)",
+			Detail: "claimed " + strings.Join(run.misclaims, ", ") + ": a claim above the roem is false (nothing scored, the opponents get false_claim_penalty), one below loses the difference; " + detail}
+	}
 	return Item{Name: sc.item, Status: Pass, Detail: detail}
 }
 
@@ -75,6 +81,7 @@ type dealRun struct {
 	first     string   // the answer to the decision the scenario is named after, and its request
 	keyDone   bool     // that decision has been answered
 	claims    []string // the roem claims answered, with the roem in each trick
+	misclaims []string // those that were not the roem in the trick
 	score     [4]int   // the deal's score by side, for the gameover
 }
 
@@ -134,7 +141,11 @@ func (c *checker) playDeal(s *session, sc *scenario, n int) (run dealRun, isKey 
 		}
 		if kind == "claim" {
 			last := d.Tricks()[len(d.Tricks())-1]
-			run.claims = append(run.claims, fmt.Sprintf("%q with %d roem in the trick", line, last.Roem.Total()))
+			claim := fmt.Sprintf("%q with %d roem in the trick", line, last.Roem.Total())
+			run.claims = append(run.claims, claim)
+			if n, err := protocol.ParseClaimReply(line); err == nil && n != last.Roem.Total() {
+				run.misclaims = append(run.misclaims, claim)
+			}
 		}
 		run.decisions++
 		ann.announce(s, d, ev)
