@@ -300,7 +300,27 @@ func (c *checker) threePlayerItem() Item {
 	if it := c.faultItem(name, watch, deals, cfg.MaxFaults, "N"); it != nil {
 		return *it
 	}
-	return Item{Name: name, Status: Pass, Detail: fmt.Sprintf("%d games of 6 deals at a table of three (every hand once): %d points to the bot, no faults", len(res.Games), res.Sides[0].Points)}
+	detail := fmt.Sprintf("%d games of 6 deals at a table of three (every hand once): %d points to the bot, no faults", len(res.Games), res.Sides[0].Points)
+	if discards(deals, "N") == 0 {
+		// Its answer to a discard request, the one request the three-player game adds, was
+		// never tried: the others bid first or it passed.
+		return Item{Name: name, Status: Warn, Want: "two cards of the hand, e.g. 7S 8D (spec.md §14)",
+			Detail: detail + "; but it never became the Player, so it was never asked to discard: that answer is untested"}
+	}
+	return Item{Name: name, Status: Pass, Detail: detail + fmt.Sprintf("; it discarded in %d deals", discards(deals, "N"))}
+}
+
+// discards counts the deals in which seat discarded.
+func discards(deals []*referee.DealRecord, seat string) int {
+	n := 0
+	for _, d := range deals {
+		for _, a := range d.Actions {
+			if a.Seat == seat && a.Discard != "" {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // threePlayerNotPlayed is the item of a three-player game that err kept from being played:
