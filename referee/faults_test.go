@@ -60,6 +60,37 @@ func records(t *testing.T, log *bytes.Buffer) []DealRecord {
 	return out
 }
 
+// TestAnswerWrittenTwice: a bot that writes an answer twice has the second taken as its
+// answer to the next request, where that card is no longer in its hand: the illegal fault
+// says that it is the line of its previous answer again.
+func TestAnswerWrittenTwice(t *testing.T) {
+	var last string
+	bad, _ := misbehave(t, func(n int, r Reply) (Reply, error) {
+		if n == 12 && last != "" && !strings.Contains(last, " ") {
+			r.Line = last // a card, once more
+		}
+		last = r.Line
+		return r, nil
+	})
+	e := randomEntrants()
+	e[0] = bad
+	rs := rules.Default()
+	rs.GameEnd = rules.GameEnd{Kind: rules.EndAfterDeals, N: 2}
+	var log bytes.Buffer
+	if _, err := Run(context.Background(), Config{Rules: rs, Games: 1, Seed: 1, Records: NewLogWriter(&log)}, e[:]); err != nil {
+		t.Fatal(err)
+	}
+	var faults []string
+	for _, r := range records(t, &log) {
+		for _, f := range r.Faults {
+			faults = append(faults, string(f.Kind)+": "+f.Detail)
+		}
+	}
+	if len(faults) != 1 || !strings.HasPrefix(faults[0], "illegal: ") || !strings.Contains(faults[0], "the line of its previous answer again") {
+		t.Errorf("faults %q, want one illegal fault saying the answer is the previous one again", faults)
+	}
+}
+
 func TestFaultForfeitsDealAndRestarts(t *testing.T) {
 	cases := []struct {
 		name  string

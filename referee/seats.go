@@ -22,13 +22,16 @@ type seat struct {
 	room      int  // which room that is
 	// away holds the processes of the other rooms while this one plays (nil, or a nil entry:
 	// none running), one entry per room of the match.
-	away     []Conn
-	pending  []byte        // lines the bot has not been sent yet
-	game     protocol.Game // the current game's start, told again to a restarted bot
-	faults   int
-	disabled bool
-	bank     time.Duration
-	stats    *BotStats
+	away    []Conn
+	pending []byte // lines the bot has not been sent yet
+	// lastAnswer is the process's last answer line, which a fault names when the next
+	// answer is the same line (written twice, most likely)
+	lastAnswer string
+	game       protocol.Game // the current game's start, told again to a restarted bot
+	faults     int
+	disabled   bool
+	bank       time.Duration
+	stats      *BotStats
 }
 
 // Rooms. The games of a duplicate set deal the same cards again, the hands moved on; a bot
@@ -54,7 +57,7 @@ func (m *match) enterRoom(r int) {
 			s.away = make([]Conn, m.rooms)
 		}
 		setPaused(s.conn, true)
-		s.away[s.room], s.conn, s.away[r] = s.conn, s.away[r], nil
+		s.away[s.room], s.conn, s.away[r], s.lastAnswer = s.conn, s.away[r], nil, ""
 		s.room = r
 		setPaused(s.conn, false)
 	}
@@ -159,7 +162,7 @@ func (m *match) startAll() error {
 
 // setConn seats a freshly started connection; a CPUMeter has its CPU time read once a deal.
 func (s *seat) setConn(c Conn) {
-	s.conn = c
+	s.conn, s.lastAnswer = c, ""
 	if cm, ok := c.(CPUMeter); ok {
 		cm.MeterCPU()
 	}
