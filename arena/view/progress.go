@@ -30,24 +30,25 @@ type Progress struct {
 	leaderOf    *store.Totals
 }
 
-// Status is a running league's progress at one moment.
+// Status is a running league's progress at one moment (in JSON as the web viewer's API
+// gives it: snake_case, durations in nanoseconds).
 type Status struct {
-	Total   int // matches in the schedule
-	Done    int // matches done, this run and before
-	Resumed int // matches that were done before this run started
-	Deals   int64
-	Elapsed time.Duration
-	Rate    float64 // deals per second in this run
+	Total   int           `json:"total"`   // matches in the schedule
+	Done    int           `json:"done"`    // matches done, this run and before
+	Resumed int           `json:"resumed"` // matches that were done before this run started
+	Deals   int64         `json:"deals"`   // deals stored in this run
+	Elapsed time.Duration `json:"elapsed_ns"`
+	Rate    float64       `json:"deals_per_second"` // in this run
 	// ETA is the time left at this run's pace so far; ETAKnown is false until a match of
 	// this run has finished.
-	ETA      time.Duration
-	ETAKnown bool
+	ETA      time.Duration `json:"eta_ns"`
+	ETAKnown bool          `json:"eta_known"`
 	// Leader is the bot ranked first in the standings so far ("" before any result), and
 	// LeaderShare its points share.
-	Leader      string
-	LeaderShare float64
-	Totals      *store.Totals // the league's totals over its done matches
-	Running     bool          // false before Started and after Stopped
+	Leader      string        `json:"leader"`
+	LeaderShare float64       `json:"leader_share"`
+	Totals      *store.Totals `json:"totals,omitempty"` // the league's totals over its done matches
+	Running     bool          `json:"running"`          // false before Started and after Stopped
 }
 
 // Started records the start of a run: total matches in the schedule, done of them already,

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/klaverjas-arena/arena/arena/store"
+	"github.com/klaverjas-arena/arena/arena/view"
 	"github.com/klaverjas-arena/arena/arena/web/browsertest"
 	"github.com/klaverjas-arena/arena/referee"
 )
@@ -141,4 +142,50 @@ func TestBrowserDealViewer(t *testing.T) {
 	if p := b.Problems(); len(p) > 0 {
 		t.Errorf("the pages reported errors: %q", p)
 	}
+}
+
+// TestBrowserLiveProgress: the league page of a league running in this process follows its
+// progress from the server's events in a real headless Chromium: the matches done after a
+// finished match, without a reload, and the stopped line at the end (league.js reads the
+// status's JSON fields).
+func TestBrowserLiveProgress(t *testing.T) {
+	b := browsertest.Start(t)
+	db, name := testDB(t)
+	totals, err := db.Totals(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	progress := &view.Progress{}
+	progress.Started(5, 1, totals)
+	srv, err := New(db, map[string]*view.Progress{name: progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	defer ts.CloseClientConnections() // the page's event stream, which ends only with the league
+	defer progress.Stopped()
+	ctx := b.Ctx
+	// shown polls the progress line's matches done and text until done is want and the text
+	// holds line, at most 20 s (the events come at most once a second).
+	shown := func(want, line string) {
+		t.Helper()
+		var got []string
+		var err error
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			got, err = chromedp.Run(ctx, chromedp.Evaluate[[]string](`[document.getElementById('progress').dataset.done || '', document.getElementById('progress').textContent]`))
+			if err == nil && got[0] == want && strings.Contains(got[1], line) {
+				return
+			}
+		}
+		t.Fatalf("progress %q, %v; want %s matches done and %q", got, err, want, line)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/league/"+url.PathEscape(name))); err != nil {
+		t.Fatal(err)
+	}
+	shown("1", "matches 1/5")
+	progress.MatchDone(totals)
+	shown("2", "matches 2/5")
+	progress.Stopped()
+	shown("2", "matches 2/5, stopped")
 }

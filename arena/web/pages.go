@@ -24,8 +24,8 @@ type indexPage struct {
 
 type leagueLine struct {
 	store.League
-	Done    int
-	Running bool
+	Done    int  `json:"done"`
+	Running bool `json:"running"`
 }
 
 func (p *indexPage) api() any { return p.Leagues }

@@ -13,8 +13,8 @@
   source.addEventListener('progress', function (e) {
     var ev = JSON.parse(e.data);
     progress.textContent = ev.status.line;
-    progress.dataset.done = String(ev.status.Done);
-    if (!ev.status.Running && ev.status.Total > 0) { source.close(); }
+    progress.dataset.done = String(ev.status.done);
+    if (!ev.status.running && ev.status.total > 0) { source.close(); }
     if (!ev.standings) { return; }
     var body = document.querySelector('#standings tbody');
     var rows = ev.standings.standings.map(function (s) {
