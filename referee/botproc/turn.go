@@ -55,10 +55,21 @@ func (p *Proc) turnEdge(on bool) {
 	if t.demoted && !t.failed && !t.closed {
 		if err := p.cg.setTurn(on); err != nil {
 			t.failed = true
-			p.log.Warn().Err(err).Msg("botproc: turn priority not set")
+			p.turnPriorityFailed(err)
 		}
 	}
 	t.mu.Unlock()
+}
+
+// turnPriorityFailed logs that the turn priority could not be set: a warning, unless the
+// bot is being stopped (as every bot is at Ctrl-C), when its processes are leaving the
+// cgroups as they are moved.
+func (p *Proc) turnPriorityFailed(err error) {
+	ev := p.log.Warn()
+	if p.stopping.Load() || p.ctx.Err() != nil {
+		ev = p.log.Debug()
+	}
+	ev.Err(err).Msg("botproc: turn priority not set")
 }
 
 // watchTurns puts the started bot under the watchdog, where the machine has a cpu controller.
@@ -93,7 +104,7 @@ func (p *Proc) unwatchTurns() {
 	defer t.mu.Unlock()
 	if t.demoted && !t.failed && !t.closed {
 		if err := p.cg.setTurn(true); err != nil {
-			p.log.Warn().Err(err).Msg("botproc: turn priority not set")
+			p.turnPriorityFailed(err)
 		}
 	}
 	t.closed = true
@@ -145,7 +156,7 @@ func (p *Proc) checkOffTurn() {
 		t.demoted = true
 		if err := p.cg.demote(); err != nil {
 			t.failed = true
-			p.log.Warn().Err(err).Msg("botproc: turn priority not set")
+			p.turnPriorityFailed(err)
 			return
 		}
 		p.log.Info().Dur("cpu", cpu-t.seenCPU).Dur("wall", wall).
