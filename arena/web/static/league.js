@@ -22,7 +22,7 @@
       var faults = 0;
       Object.keys(s.faults || {}).forEach(function (k) { faults += s.faults[k]; });
       var cells = [String(s.rank), null, elo(s.elo), ci(s.ci95), elo(s.game_elo), String(s.games), String(s.deals),
-        pct(s.points_share), s.wins + '-' + s.draws + '-' + s.losses, pct(s.nat_rate), pct(s.pit_rate), String(faults)];
+        s.games ? pct(s.points_share) : '-', s.wins + '-' + s.draws + '-' + s.losses, pct(s.nat_rate), pct(s.pit_rate), String(faults)];
       cells.forEach(function (text, i) {
         var td = document.createElement('td');
         if (i === 1) {
