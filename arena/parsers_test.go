@@ -46,7 +46,7 @@ var badBotValues = []badValue{
 	{"stderr", `"nosuch/err.txt"`, `stderr = "nosuch/err.txt": its directory`},
 	{"pids", "1", "pids = 1"},
 	{"memory", `"1KiB"`, "memory = 1.0 KiB"},
-	{"memory", `"lots"`, `(last key "bot.memory"): a size such as`},
+	{"memory", `"lots"`, `(last key "bot.memory"): "lots" is not a size`},
 	{"decision", `"5"`, `(last key "bot.decision"): invalid duration: "5"`},
 	{"pids", `"x"`, `(last key "bot.pids"): incompatible types`},
 	{"env", `"A=1"`, `bot.env = A=1: want a table`},
