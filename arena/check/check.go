@@ -102,6 +102,9 @@ type Options struct {
 // (botproc.Proc.ExitStatus): "" while it runs. Without it the quit item is not checked.
 type Exiter interface {
 	ExitStatus() string
+	// Quitting says the bot was sent quit: it may exit at once (botproc: it gets an
+	// ordinary CPU share again if it had the least, between turns).
+	Quitting()
 }
 
 // checker is one running check.

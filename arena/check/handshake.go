@@ -136,6 +136,7 @@ func (c *checker) quitItem() Item {
 	}
 	sent := time.Now()
 	s.tell(&protocol.Quit{})
+	ex.Quitting()
 	for time.Since(sent) < c.opts.QuitWait && ex.ExitStatus() == "" {
 		time.Sleep(5 * time.Millisecond)
 	}

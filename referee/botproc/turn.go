@@ -90,6 +90,11 @@ func (p *Proc) watchTurns() {
 	}
 }
 
+// Quitting tells p that the bot was sent quit and is to exit: from now on it is no longer
+// watched between turns, and a demoted bot has an ordinary CPU share again, as for Stop, so
+// that on a busy machine it is not kept from exiting. (arena check times that exit.)
+func (p *Proc) Quitting() { p.unwatchTurns() }
+
 // unwatchTurns takes the stopping bot from the watchdog and gives a demoted one an ordinary
 // share again: its processes need a CPU to exit on, and with the least share on a busy
 // machine they waited seconds for one after they were killed. After it, neither the
