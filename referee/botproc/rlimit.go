@@ -16,13 +16,19 @@ import (
 // limit, which programs of every language are made for.
 const DefaultOpenFiles = 1024
 
-var openFilesCeiling = sync.OnceValue(func() uint64 {
-	var own unix.Rlimit
-	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &own); err != nil {
-		return DefaultOpenFiles
-	}
-	return own.Max
-})
+var openFilesCeiling = hardLimit(unix.RLIMIT_NOFILE, DefaultOpenFiles)
+
+// hardLimit returns a function giving the arena's own hard limit of resource, read once
+// (fallback where it cannot be read).
+func hardLimit(resource int, fallback uint64) func() uint64 {
+	return sync.OnceValue(func() uint64 {
+		var own unix.Rlimit
+		if err := unix.Getrlimit(resource, &own); err != nil {
+			return fallback
+		}
+		return own.Max
+	})
+}
 
 // OpenFilesCeiling is the most open files a bot process can be allowed (Spec.OpenFiles):
 // the arena's own hard limit, which no process of the arena's can raise.
@@ -37,13 +43,7 @@ func OpenFilesCeiling() uint64 { return openFilesCeiling() }
 // SIGXFSZ, as Go and Python programs do, is killed by that signal.
 const DefaultFileSize = 1 << 30
 
-var fileSizeCeiling = sync.OnceValue(func() uint64 {
-	var own unix.Rlimit
-	if err := unix.Getrlimit(unix.RLIMIT_FSIZE, &own); err != nil {
-		return DefaultFileSize
-	}
-	return own.Max
-})
+var fileSizeCeiling = hardLimit(unix.RLIMIT_FSIZE, DefaultFileSize)
 
 // FileSizeCeiling is the largest file size limit a bot process can be given (Spec.FileSize):
 // the arena's own hard limit, usually unlimited (the largest uint64).
