@@ -74,13 +74,13 @@ func (m *match) decide(s *seat) *Fault {
 		m.charge(s, reply)
 		a := Action{Seat: s.pos.String(), MS: float64(reply.Wall.Microseconds()) / 1000, CPUMS: float64(reply.CPU.Microseconds()) / 1000}
 		fault := m.apply(d, s.pos, reply.Line, &a)
-		if fault != nil && reply.Line == s.lastAnswer && reply.Line != "" {
-			fault.Detail += "; it is the line of its previous answer again: a line written twice is taken as the answer to the next request (spec.md §2: one answer per request)"
-		}
-		s.lastAnswer = reply.Line
 		if fault == nil {
+			s.lastAnswer = reply.Line
 			m.rec.Actions = append(m.rec.Actions, a)
 			return nil
+		}
+		if reply.Line == s.lastAnswer && reply.Line != "" {
+			fault.Detail += "; it is the line of its previous answer again: a line written twice is taken as the answer to the next request (spec.md §2: one answer per request)"
 		}
 		if m.cfg.Rules.FaultPolicy != rules.FaultRetry || retry >= m.cfg.MaxRetries || fault.Kind == FaultTimeout {
 			return fault

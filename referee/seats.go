@@ -24,8 +24,9 @@ type seat struct {
 	// none running), one entry per room of the match.
 	away    []Conn
 	pending []byte // lines the bot has not been sent yet
-	// lastAnswer is the process's last answer line, which a fault names when the next
-	// answer is the same line (written twice, most likely)
+	// lastAnswer is the process's last accepted answer line, which a fault names when the
+	// next answer is the same line (written twice, most likely; a rejected answer tried
+	// again under fault_policy=retry is not that)
 	lastAnswer string
 	game       protocol.Game // the current game's start, told again to a restarted bot
 	faults     int
