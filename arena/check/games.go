@@ -301,13 +301,14 @@ func (c *checker) threePlayerItem() Item {
 		return *it
 	}
 	detail := fmt.Sprintf("%d games of 6 deals at a table of three (every hand once): %d points to the bot, no faults", len(res.Games), res.Sides[0].Points)
-	if discards(deals, "N") == 0 {
+	n := discards(deals, "N")
+	if n == 0 {
 		// Its answer to a discard request, the one request the three-player game adds, was
 		// never tried: the others bid first or it passed.
 		return Item{Name: name, Status: Warn, Want: "two cards of the hand, e.g. 7S 8D (spec.md §14)",
 			Detail: detail + "; but it never became the Player, so it was never asked to discard: that answer is untested"}
 	}
-	return Item{Name: name, Status: Pass, Detail: detail + fmt.Sprintf("; it discarded in %d deals", discards(deals, "N"))}
+	return Item{Name: name, Status: Pass, Detail: detail + fmt.Sprintf("; it discarded in %d deals", n)}
 }
 
 // discards counts the deals in which seat discarded.

@@ -63,24 +63,27 @@ const fileSizeBlock = 512
 // arena's, naming what to do) if spec asks for more than the arena itself may have.
 func botFileLimits(spec Spec) (fileLimits, error) {
 	var l fileLimits
-	switch n, ceiling := spec.OpenFiles, OpenFilesCeiling(); {
-	case n <= 0:
-		l.openFiles = min(DefaultOpenFiles, ceiling)
-	case uint64(n) > ceiling:
-		return l, fmt.Errorf("open files limit %d: above the arena's own hard limit, %d (raise that with ulimit -Hn before the arena starts, or allow the bot fewer)", n, ceiling)
-	default:
-		l.openFiles = uint64(n)
+	var ok bool
+	if l.openFiles, ok = asked(int64(spec.OpenFiles), DefaultOpenFiles, OpenFilesCeiling()); !ok {
+		return l, fmt.Errorf("open files limit %d: above the arena's own hard limit, %d (raise that with ulimit -Hn before the arena starts, or allow the bot fewer)", spec.OpenFiles, OpenFilesCeiling())
 	}
-	switch n, ceiling := spec.FileSize, FileSizeCeiling(); {
-	case n <= 0:
-		l.fileSize = min(DefaultFileSize, ceiling)
-	case uint64(n) > ceiling:
-		return l, fmt.Errorf("file size limit %d bytes: above the arena's own hard limit, %d bytes (raise that with ulimit -Hf before the arena starts, or allow the bot less)", n, ceiling)
-	default:
-		l.fileSize = uint64(n)
+	if l.fileSize, ok = asked(spec.FileSize, DefaultFileSize, FileSizeCeiling()); !ok {
+		return l, fmt.Errorf("file size limit %d bytes: above the arena's own hard limit, %d bytes (raise that with ulimit -Hf before the arena starts, or allow the bot less)", spec.FileSize, FileSizeCeiling())
 	}
 	l.fileSize -= l.fileSize % fileSizeBlock
 	return l, nil
+}
+
+// asked returns the limit a Spec asks for with n: def (at most ceiling) for n <= 0, else n,
+// and false if n is above ceiling.
+func asked(n int64, def, ceiling uint64) (uint64, bool) {
+	switch {
+	case n <= 0:
+		return min(def, ceiling), true
+	case uint64(n) > ceiling:
+		return 0, false
+	}
+	return uint64(n), true
 }
 
 // noCoreDumps sets the arena's RLIMIT_CORE to 0, soft and hard, which every bot inherits and
